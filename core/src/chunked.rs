@@ -1,0 +1,371 @@
+//! The chunked transfer coding (RFC 9112 7.1), decoded as a stream.
+
+use core::ops::Range;
+
+use crate::error::{Error, ErrorKind};
+use crate::limits::Limits;
+use crate::scan::{
+    self,
+    class::{self, is, is_ws},
+};
+
+/// What [`ChunkedDecoder::decode`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Chunk {
+    /// Body data: these bytes of the input given to this call.
+    Data(Range<usize>),
+    /// Every byte of the input was consumed and more are needed.
+    NeedMore,
+    /// The last chunk and its line have been consumed; the trailer section starts right after
+    /// them. Parse it with [`Trailers`](crate::Trailers).
+    TrailerSection,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+enum State {
+    /// In the hex digits of a chunk-size.
+    Size,
+    /// Whitespace after the chunk-size: only `;` may follow.
+    SizeSpace,
+    /// After `;`, before the extension name.
+    ExtBeforeName,
+    ExtName,
+    /// Whitespace after an extension name: `=` or `;` may follow.
+    ExtAfterName,
+    /// After `=`, before the value.
+    ExtBeforeValue,
+    ExtToken,
+    ExtQuoted,
+    ExtQuotedPair,
+    /// Right after a value: `;`, whitespace or the line end may follow.
+    ExtAfterValue,
+    /// Whitespace after a value: only `;` may follow.
+    ExtValueSpace,
+    /// After the CR of a chunk line.
+    SizeLf,
+    Data,
+    /// After chunk data: CR expected.
+    DataCr,
+    DataLf,
+    /// After the last-chunk line.
+    Done,
+}
+
+/// A streaming decoder for chunked bodies, in 16 bytes of state.
+///
+/// Feed it the body's bytes in pieces of any size; it reports where the data is in each piece,
+/// enforces the chunk-size and chunk-ext grammar and limits, and never copies or allocates. It
+/// stops where the trailer section begins: parse that with [`Trailers`](crate::Trailers).
+///
+/// ```
+/// use httpspan::{Chunk, ChunkedDecoder, Limits};
+///
+/// let body = b"5\r\nhello\r\n6;ext=1\r\n world\r\n0\r\n\r\n";
+/// let mut decoder = ChunkedDecoder::new();
+/// let mut input = &body[..];
+/// let mut data = Vec::new();
+/// loop {
+///     let (used, chunk) = decoder.decode(input, &Limits::DEFAULT)?;
+///     match chunk {
+///         Chunk::Data(range) => data.extend_from_slice(&input[range]),
+///         Chunk::TrailerSection => { input = &input[used..]; break; }
+///         Chunk::NeedMore => unreachable!("the whole body is here"),
+///     }
+///     input = &input[used..];
+/// }
+/// assert_eq!(data, b"hello world");
+/// assert_eq!(input, b"\r\n"); // an empty trailer section
+/// # Ok::<(), httpspan::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChunkedDecoder {
+    /// The chunk-size being read, then the data bytes left in the chunk.
+    remaining: u64,
+    /// Bytes of chunk-ext seen on the current line.
+    ext_len: u32,
+    state: State,
+    digits: u8,
+}
+
+impl Default for ChunkedDecoder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ChunkedDecoder {
+    /// A decoder at the start of a chunked body.
+    pub const fn new() -> Self {
+        ChunkedDecoder {
+            remaining: 0,
+            ext_len: 0,
+            state: State::Size,
+            digits: 0,
+        }
+    }
+
+    /// Whether the last chunk has been read.
+    pub fn is_done(&self) -> bool {
+        self.state == State::Done
+    }
+
+    /// Decodes from `input`, returning how many bytes of it were consumed and what was found.
+    ///
+    /// Call again with the rest of the input (`&input[used..]`) until it returns
+    /// [`Chunk::NeedMore`], then with the next piece. Error offsets count from the start of
+    /// `input`. Only `max_chunk_ext_bytes` of `limits` applies here.
+    pub fn decode(&mut self, input: &[u8], limits: &Limits) -> Result<(usize, Chunk), Error> {
+        let mut pos = 0;
+        while pos < input.len() {
+            let b = input[pos];
+            match self.state {
+                State::Data => {
+                    let available = (input.len() - pos) as u64;
+                    let take = self.remaining.min(available) as usize;
+                    self.remaining -= take as u64;
+                    if self.remaining == 0 {
+                        self.state = State::DataCr;
+                    }
+                    return Ok((pos + take, Chunk::Data(pos..pos + take)));
+                }
+                State::DataCr => {
+                    if b != b'\r' {
+                        return Err(Error::new(ErrorKind::MissingChunkCrlf, pos));
+                    }
+                    self.state = State::DataLf;
+                }
+                State::DataLf => {
+                    if b != b'\n' {
+                        return Err(Error::new(ErrorKind::BareCr, pos));
+                    }
+                    self.state = State::Size;
+                    self.digits = 0;
+                    self.remaining = 0;
+                }
+                State::Size => match hex_value(b) {
+                    Some(v) => {
+                        if self.digits == 16 {
+                            return Err(Error::new(ErrorKind::ChunkSizeTooLong, pos));
+                        }
+                        self.digits += 1;
+                        self.remaining = self.remaining << 4 | u64::from(v);
+                    }
+                    None if self.digits == 0 => {
+                        return Err(Error::new(ErrorKind::InvalidChunkSize, pos))
+                    }
+                    None => {
+                        self.ext_len = 0;
+                        match b {
+                            b'\r' => self.state = State::SizeLf,
+                            b';' => self.state = State::ExtBeforeName,
+                            b' ' | b'\t' => self.state = State::SizeSpace,
+                            b'\n' => return Err(Error::new(ErrorKind::BareLf, pos)),
+                            _ => return Err(Error::new(ErrorKind::InvalidChunkSize, pos)),
+                        }
+                        if b != b'\r' {
+                            self.count_ext(1, pos, limits)?;
+                        }
+                    }
+                },
+                State::SizeLf => {
+                    if b != b'\n' {
+                        return Err(Error::new(ErrorKind::BareCr, pos));
+                    }
+                    pos += 1;
+                    if self.remaining == 0 {
+                        self.state = State::Done;
+                        return Ok((pos, Chunk::TrailerSection));
+                    }
+                    self.state = State::Data;
+                    continue;
+                }
+                State::Done => return Ok((pos, Chunk::TrailerSection)),
+                _ => {
+                    // Inside a chunk-ext: the run of token bytes is taken in one step.
+                    let run = match self.state {
+                        State::ExtName | State::ExtToken => scan::token_len(&input[pos..]),
+                        _ => 0,
+                    };
+                    if run > 0 {
+                        self.count_ext(run, pos + run - 1, limits)?;
+                        pos += run;
+                        continue;
+                    }
+                    self.ext_byte(b, pos)?;
+                    if self.state != State::SizeLf {
+                        self.count_ext(1, pos, limits)?;
+                    }
+                }
+            }
+            pos += 1;
+        }
+        if self.state == State::Done {
+            return Ok((pos, Chunk::TrailerSection));
+        }
+        Ok((pos, Chunk::NeedMore))
+    }
+
+    fn count_ext(&mut self, n: usize, last: usize, limits: &Limits) -> Result<(), Error> {
+        self.ext_len = self.ext_len.saturating_add(n as u32);
+        if self.ext_len > limits.max_chunk_ext_bytes {
+            let over = (self.ext_len - limits.max_chunk_ext_bytes) as usize;
+            return Err(Error::new(
+                ErrorKind::ChunkExtensionTooLong,
+                last + 1 - over,
+            ));
+        }
+        Ok(())
+    }
+
+    /// One byte of chunk-ext that is not part of a token run:
+    /// `*( BWS ";" BWS name [ BWS "=" BWS ( token / quoted-string ) ] )` (RFC 9112 7.1.1).
+    fn ext_byte(&mut self, b: u8, pos: usize) -> Result<(), Error> {
+        let invalid = Err(Error::new(ErrorKind::InvalidChunkExtension, pos));
+        self.state = match (self.state, b) {
+            (State::ExtQuoted, b'"') => State::ExtAfterValue,
+            (State::ExtQuoted, b'\\') => State::ExtQuotedPair,
+            (State::ExtQuoted, b) if is(b, class::QDTEXT) => State::ExtQuoted,
+            (State::ExtQuotedPair, b) if is(b, class::VALUE) => State::ExtQuoted,
+            (State::ExtQuoted | State::ExtQuotedPair, _) => return invalid,
+            (State::SizeSpace | State::ExtValueSpace, b) if is_ws(b) => self.state,
+            (State::SizeSpace | State::ExtValueSpace, b';') => State::ExtBeforeName,
+            (State::ExtBeforeName, b) if is_ws(b) => State::ExtBeforeName,
+            (State::ExtBeforeName, b) if is(b, class::TOKEN) => State::ExtName,
+            (State::ExtName | State::ExtAfterName, b) if is_ws(b) => State::ExtAfterName,
+            (State::ExtName | State::ExtAfterName, b'=') => State::ExtBeforeValue,
+            (
+                State::ExtName | State::ExtAfterName | State::ExtAfterValue | State::ExtToken,
+                b';',
+            ) => State::ExtBeforeName,
+            (State::ExtName | State::ExtAfterValue | State::ExtToken, b'\r') => State::SizeLf,
+            (State::ExtBeforeValue, b) if is_ws(b) => State::ExtBeforeValue,
+            (State::ExtBeforeValue, b'"') => State::ExtQuoted,
+            (State::ExtBeforeValue, b) if is(b, class::TOKEN) => State::ExtToken,
+            (State::ExtAfterValue | State::ExtToken, b) if is_ws(b) => State::ExtValueSpace,
+            (_, b'\n') => return Err(Error::new(ErrorKind::BareLf, pos)),
+            _ => return invalid,
+        };
+        Ok(())
+    }
+}
+
+#[inline]
+fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::string::String;
+    use std::vec::Vec;
+
+    /// Decodes `body` fed in pieces of `step` bytes; returns the data and the bytes after the
+    /// last-chunk line, or the error.
+    fn decode(body: &[u8], step: usize, limits: &Limits) -> Result<(Vec<u8>, usize), Error> {
+        let mut decoder = ChunkedDecoder::new();
+        let mut data = Vec::new();
+        let mut offset = 0;
+        while offset < body.len() {
+            let piece = &body[offset..(offset + step).min(body.len())];
+            let mut input = piece;
+            let mut base = offset;
+            loop {
+                let (used, chunk) = decoder.decode(input, limits).map_err(|e| e.shifted(base))?;
+                match chunk {
+                    Chunk::Data(r) => data.extend_from_slice(&input[r]),
+                    Chunk::TrailerSection => return Ok((data, base + used)),
+                    Chunk::NeedMore => break,
+                }
+                input = &input[used..];
+                base += used;
+            }
+            offset += step;
+        }
+        Err(Error::new(ErrorKind::InvalidChunkSize, usize::MAX))
+    }
+
+    fn all_steps(body: &[u8]) -> Result<(Vec<u8>, usize), Error> {
+        let limits = Limits::DEFAULT;
+        let whole = decode(body, body.len().max(1), &limits);
+        for step in 1..body.len() {
+            assert_eq!(decode(body, step, &limits), whole, "step {step}");
+        }
+        whole
+    }
+
+    #[test]
+    fn state_fits_in_16_bytes() {
+        assert!(core::mem::size_of::<ChunkedDecoder>() <= 16);
+    }
+
+    #[test]
+    fn decodes_data_and_extensions_in_any_split() {
+        let body = b"5\r\nhello\r\nA; a = b ;c=\"x\\\"y\"\r\n0123456789\r\n000\r\nrest";
+        assert_eq!(
+            all_steps(body),
+            Ok((b"hello0123456789".to_vec(), body.len() - 4))
+        );
+    }
+
+    #[test]
+    fn rejects_bad_sizes_and_extensions() {
+        let cases: &[(&[u8], ErrorKind, usize)] = &[
+            (b"x\r\n", ErrorKind::InvalidChunkSize, 0),
+            (b"-1\r\n", ErrorKind::InvalidChunkSize, 0),
+            (b"0x5\r\n", ErrorKind::InvalidChunkSize, 1),
+            (b"5 \r\nhello\r\n", ErrorKind::InvalidChunkExtension, 2),
+            (b"5\nhello", ErrorKind::BareLf, 1),
+            (b"5\rhello", ErrorKind::BareCr, 2),
+            (b"11111111111111111\r\n", ErrorKind::ChunkSizeTooLong, 16),
+            (b"5;\r\n", ErrorKind::InvalidChunkExtension, 2),
+            (b"5;a=\r\n", ErrorKind::InvalidChunkExtension, 4),
+            (b"5;a=b \r\n", ErrorKind::InvalidChunkExtension, 6),
+            (b"5;a\n", ErrorKind::BareLf, 3),
+            (b"5;a=\"x\r\n", ErrorKind::InvalidChunkExtension, 6),
+            (b"5\r\nhelloX", ErrorKind::MissingChunkCrlf, 8),
+            (b"5\r\nhello\rX", ErrorKind::BareCr, 9),
+            (b"5\r\nhello\n", ErrorKind::MissingChunkCrlf, 8),
+        ];
+        for (body, kind, offset) in cases {
+            let err = all_steps(body).unwrap_err();
+            assert_eq!(
+                (err.kind(), err.offset()),
+                (*kind, *offset),
+                "{}",
+                String::from_utf8_lossy(body)
+            );
+        }
+    }
+
+    #[test]
+    fn sixteen_digit_sizes_do_not_overflow() {
+        let (used, chunk) = ChunkedDecoder::new()
+            .decode(b"FFFFFFFFFFFFFFFF\r\nab", &Limits::DEFAULT)
+            .unwrap();
+        assert_eq!((used, chunk), (20, Chunk::Data(18..20)));
+    }
+
+    #[test]
+    fn chunk_ext_limit_is_inclusive() {
+        let mut limits = Limits::DEFAULT;
+        limits.max_chunk_ext_bytes = 6;
+        assert!(decode(b"1;abcde\r\nx\r\n0\r\n", 100, &limits).is_ok());
+        let err = decode(b"1;abcdef\r\nx\r\n0\r\n", 100, &limits).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::ChunkExtensionTooLong, 7)
+        );
+        let err = decode(b"1;abcdef\r\nx\r\n0\r\n", 1, &limits).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::ChunkExtensionTooLong, 7)
+        );
+    }
+}

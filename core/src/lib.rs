@@ -1,0 +1,95 @@
+//! A strict, zero-allocation HTTP/1.1 parser that describes a message as 4-byte spans over your
+//! own buffer.
+//!
+//! # Example: parse a request
+//!
+//! ```
+//! use httpspan::{Framing, KnownHeader, Request, Status};
+//!
+//! let buf = b"POST /upload?id=7 HTTP/1.1\r\nHost: example.com\r\nContent-Type: text/plain\r\n\
+//!             Content-Length: 5\r\nX-Request-Id: 42\r\n\r\nhello";
+//! let mut req = Request::new(); // fixed size, no heap: 64 field slots
+//! let Status::Complete { head_len } = req.parse(buf)? else {
+//!     unreachable!("a Partial status means: read more bytes and call parse again");
+//! };
+//! assert_eq!(req.method().as_bytes(buf), b"POST");
+//! assert_eq!(req.target().as_bytes(buf), b"/upload?id=7");
+//! assert_eq!(req.get(KnownHeader::ContentType).unwrap().as_bytes(buf), b"text/plain");
+//! assert_eq!(req.find(buf, b"x-request-id").unwrap().as_bytes(buf), b"42");
+//! assert_eq!((req.content_length(), req.is_chunked(), req.keep_alive()), (Some(5), false, true));
+//! assert_eq!(req.framing(), Framing::Length(5));
+//! assert_eq!(&buf[head_len..], b"hello");
+//! for f in req.fields() {
+//!     println!("{:?}: {:?}", f.name.as_bytes(buf), f.value.as_bytes(buf));
+//! }
+//! # Ok::<(), httpspan::Error>(())
+//! ```
+//!
+//! # Example: errors say where and why
+//!
+//! ```
+//! use httpspan::{ErrorKind, Request};
+//!
+//! let buf = b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n";
+//! let err = Request::new().parse(buf).unwrap_err();
+//! assert_eq!(err.kind(), ErrorKind::ContentLengthWithTransferEncoding);
+//! assert_eq!(&buf[err.offset()..err.offset() + 17], b"Transfer-Encoding");
+//! assert_eq!((err.status(), err.rfc()), (400, "RFC 9112 6.3"));
+//! ```
+//!
+//! # Example: a byte stream with pipelined, chunked messages
+//!
+//! [`stream::Decoder`] drives heads, bodies, trailers and pipelining over input that arrives in
+//! pieces of any size; see its module for an example.
+//!
+//! # Why httpspan
+//!
+//! - **Strict by default.** Every choice the RFCs leave to a recipient is made against request
+//!   smuggling: bare LF, obs-fold, whitespace before a colon, Content-Length with
+//!   Transfer-Encoding, duplicate Content-Length, chunked not last: all are errors. The rules
+//!   are listed in `docs/conformance.md`.
+//! - **Spans, not copies.** A [`Span`] is a `u16` offset and a `u16` length into your buffer.
+//!   [`Request`] is about 750 bytes, lives on the stack, and [`Request::reset`] clears only a
+//!   few dozen of them.
+//! - **Framing in the same pass.** Content-Length, Transfer-Encoding, Connection and Host are
+//!   checked as their lines are read, so [`Request::framing`] and [`Request::keep_alive`] are
+//!   answers, not further parsing.
+//! - **Resumable.** On [`Status::Partial`], parsing resumes after the last complete line; bytes
+//!   already accepted are never scanned again.
+//! - **Errors you can act on.** Every [`Error`] has a stable [`ErrorKind`], the byte offset, the
+//!   status a server should answer, and the RFC section it enforces.
+//!
+//! # Cargo features
+//!
+//! - `std` (default): implements `std::error::Error` for [`Error`]. Without it the crate is
+//!   `no_std` and uses only `core`.
+
+#![no_std]
+#![deny(missing_docs)]
+
+#[cfg(any(test, feature = "std"))]
+extern crate std;
+
+mod chunked;
+mod error;
+mod head;
+mod known;
+mod limits;
+mod request;
+mod response;
+mod scan;
+mod span;
+pub mod stream;
+mod syntax;
+mod trailers;
+
+pub use chunked::{Chunk, ChunkedDecoder};
+pub use error::{Error, ErrorKind};
+pub use head::{Field, Framing, Status};
+pub use known::KnownHeader;
+pub use limits::Limits;
+pub use request::Request;
+pub use response::Response;
+pub use span::Span;
+pub use syntax::Version;
+pub use trailers::Trailers;

@@ -1,0 +1,204 @@
+//! Requests.
+
+use crate::error::{Error, ErrorKind};
+use crate::head::{Field, Framing, Head, HeadKind, StartLine, Status};
+use crate::known::KnownHeader;
+use crate::limits::Limits;
+use crate::scan;
+use crate::span::Span;
+use crate::syntax::{self, MethodClass, Version};
+
+/// The request-line: `method SP request-target SP HTTP-version` (RFC 9112 3).
+#[derive(Clone, Copy, Debug, Default)]
+struct RequestLine {
+    method: Span,
+    target: Span,
+}
+
+impl StartLine for RequestLine {
+    const KIND: HeadKind = HeadKind::Request;
+
+    fn parse(&mut self, line: &[u8], base: usize) -> Result<Version, Error> {
+        let err = |kind, i: usize| Error::new(kind, base + i);
+        let method_len = scan::token_len(line);
+        match line.get(method_len) {
+            Some(b' ') if method_len > 0 => {}
+            None if method_len > 0 => return Err(err(ErrorKind::InvalidRequestLine, method_len)),
+            _ => return Err(err(ErrorKind::InvalidMethod, method_len)),
+        }
+        let target_start = method_len + 1;
+        let rest = &line[target_start..];
+        let (target_len, brackets) =
+            syntax::target_bytes(rest).map_err(|(k, i)| err(k, target_start + i))?;
+        let target_end = target_start + target_len;
+        match line.get(target_end) {
+            Some(b' ') if target_len > 0 => {}
+            Some(b' ') | None => return Err(err(ErrorKind::InvalidRequestLine, target_end)),
+            Some(b'#') => return Err(err(ErrorKind::FragmentInTarget, target_end)),
+            Some(_) => return Err(err(ErrorKind::InvalidTarget, target_end)),
+        }
+        let method = &line[..method_len];
+        let target = &line[target_start..target_end];
+        syntax::target_form(MethodClass::of(method), target, brackets)
+            .map_err(|(k, i)| err(k, target_start + i))?;
+        let version_start = target_end + 1;
+        if line.get(version_start) == Some(&b' ') {
+            return Err(err(ErrorKind::InvalidRequestLine, version_start));
+        }
+        let version =
+            syntax::version(&line[version_start..]).map_err(|(k, i)| err(k, version_start + i))?;
+        self.method = Span::from_range(base, base + method_len);
+        self.target = Span::from_range(base + target_start, base + target_end);
+        Ok(version)
+    }
+}
+
+/// A request head, parsed in place.
+///
+/// `N` is the number of field slots (64 by default). The struct has a fixed size and never
+/// allocates; reuse it for the next request with [`Request::reset`].
+///
+/// ```
+/// use httpspan::{Framing, KnownHeader, Request, Status};
+///
+/// let buf = b"POST /items HTTP/1.1\r\nHost: example.com\r\nContent-Length: 2\r\n\r\n{}";
+/// let mut req = Request::new();
+/// let Status::Complete { head_len } = req.parse(buf)? else { panic!("partial") };
+/// assert_eq!(&buf[head_len..], b"{}");
+/// assert_eq!(req.method().as_bytes(buf), b"POST");
+/// assert_eq!(req.get(KnownHeader::Host).unwrap().as_bytes(buf), b"example.com");
+/// assert_eq!(req.framing(), Framing::Length(2));
+/// # Ok::<(), httpspan::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Request<const N: usize = 64> {
+    head: Head<N>,
+    line: RequestLine,
+}
+
+impl Request {
+    /// A request parser with 64 field slots and the default [`Limits`].
+    pub const fn new() -> Self {
+        Self::with_limits(Limits::DEFAULT)
+    }
+
+    /// A request parser with 64 field slots and the given limits.
+    pub const fn with_limits(limits: Limits) -> Self {
+        Request {
+            head: Head::new(HeadKind::Request, &limits),
+            line: RequestLine {
+                method: Span::EMPTY,
+                target: Span::EMPTY,
+            },
+        }
+    }
+}
+
+impl<const N: usize> Default for Request<N> {
+    /// A request parser with `N` field slots and the default [`Limits`].
+    fn default() -> Self {
+        Request {
+            head: Head::new(HeadKind::Request, &Limits::DEFAULT),
+            line: RequestLine::default(),
+        }
+    }
+}
+
+impl<const N: usize> Request<N> {
+    /// Replaces the limits. Takes effect for the next head parsed after a [`reset`](Self::reset).
+    pub fn set_limits(&mut self, limits: &Limits) {
+        self.head.set_limits(HeadKind::Request, limits);
+    }
+
+    /// Parses the request head at the start of `buf`, or resumes a parse that returned
+    /// [`Status::Partial`].
+    ///
+    /// When resuming, `buf` must begin with the bytes given before: only the lines after the last
+    /// complete one are read. After [`Status::Complete`], the head is `buf[..head_len]` and
+    /// further calls return the same status. After an error, call [`reset`](Self::reset) before
+    /// parsing another message.
+    pub fn parse(&mut self, buf: &[u8]) -> Result<Status, Error> {
+        self.head.parse(buf, &mut self.line)
+    }
+
+    /// Forgets the parsed request so the parser can take the next one.
+    pub fn reset(&mut self) {
+        self.head.reset();
+        self.line = RequestLine::default();
+    }
+
+    /// Whether a complete head has been parsed.
+    pub fn is_complete(&self) -> bool {
+        self.head.is_complete()
+    }
+
+    /// Whether the `buffered` bytes parsed so far are only empty lines before a request-line.
+    pub(crate) fn only_empty_lines(&self, buffered: usize) -> bool {
+        self.head.only_empty_lines(buffered)
+    }
+
+    /// The method, case-sensitive, as sent.
+    pub fn method(&self) -> Span {
+        self.line.method
+    }
+
+    /// The request-target, as sent (no decoding).
+    pub fn target(&self) -> Span {
+        self.line.target
+    }
+
+    /// The HTTP version.
+    pub fn version(&self) -> Version {
+        self.head.version()
+    }
+
+    /// The field lines, in order.
+    pub fn fields(&self) -> &[Field] {
+        self.head.fields()
+    }
+
+    /// The value of the first field with this known name, in O(1).
+    #[inline]
+    pub fn get(&self, known: KnownHeader) -> Option<Span> {
+        self.head.get(known)
+    }
+
+    /// The value of the first field named `name`, compared case-insensitively. Known names are
+    /// found in O(1); others by a scan of the fields, which needs the parsed buffer.
+    pub fn find(&self, buf: &[u8], name: &[u8]) -> Option<Span> {
+        self.head.find(buf, name)
+    }
+
+    /// Which known headers are present: bit `k.slot()` for each [`KnownHeader`] `k`.
+    pub fn known_bitmap(&self) -> u64 {
+        self.head.known_bitmap()
+    }
+
+    /// The index in [`fields`](Self::fields) of the first field with this known name.
+    pub fn known_index(&self, known: KnownHeader) -> Option<usize> {
+        self.head.known_index(known)
+    }
+
+    /// The declared Content-Length.
+    pub fn content_length(&self) -> Option<u64> {
+        self.head.content_length()
+    }
+
+    /// Whether the body is chunked.
+    pub fn is_chunked(&self) -> bool {
+        self.head.is_chunked()
+    }
+
+    /// Whether the connection stays open after this request (RFC 9112 9.3).
+    pub fn keep_alive(&self) -> bool {
+        self.head.keep_alive()
+    }
+
+    /// How the body is delimited: chunked, a Content-Length, or no body at all (RFC 9112 6.3).
+    pub fn framing(&self) -> Framing {
+        match self.head.field_framing() {
+            Framing::UntilClose => Framing::NoBody,
+            framing => framing,
+        }
+    }
+}

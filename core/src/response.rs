@@ -1,0 +1,242 @@
+//! Responses.
+
+use crate::error::{Error, ErrorKind};
+use crate::head::{Field, Framing, Head, HeadKind, StartLine, Status};
+use crate::known::KnownHeader;
+use crate::limits::Limits;
+use crate::scan;
+use crate::span::Span;
+use crate::syntax::{self, Version};
+
+/// The status-line: `HTTP-version SP 3DIGIT SP reason-phrase` (RFC 9112 4).
+#[derive(Clone, Copy, Debug, Default)]
+struct StatusLine {
+    status: u16,
+    reason: Span,
+}
+
+impl StartLine for StatusLine {
+    const KIND: HeadKind = HeadKind::Response;
+
+    fn parse(&mut self, line: &[u8], base: usize) -> Result<Version, Error> {
+        let err = |kind, i: usize| Error::new(kind, base + i);
+        let version_len = line.iter().position(|&b| b == b' ').unwrap_or(line.len());
+        let version = syntax::version(&line[..version_len]).map_err(|(k, i)| err(k, i))?;
+        if version_len == line.len() {
+            return Err(err(ErrorKind::InvalidStatusLine, version_len));
+        }
+        let code = &line[version_len + 1..];
+        let mut status: u16 = 0;
+        for i in 0..3 {
+            match code.get(i) {
+                Some(&d) if d.is_ascii_digit() => status = status * 10 + u16::from(d - b'0'),
+                _ => return Err(err(ErrorKind::InvalidStatusCode, version_len + 1 + i)),
+            }
+        }
+        if !(100..=599).contains(&status) {
+            return Err(err(ErrorKind::InvalidStatusCode, version_len + 1));
+        }
+        let code_end = version_len + 4;
+        let reason_start = match line.get(code_end) {
+            // Many servers send no SP after the code: an empty reason.
+            None => code_end,
+            Some(b' ') => code_end + 1,
+            Some(d) if d.is_ascii_digit() => {
+                return Err(err(ErrorKind::InvalidStatusCode, code_end))
+            }
+            Some(_) => return Err(err(ErrorKind::InvalidStatusLine, code_end)),
+        };
+        let reason = &line[reason_start..];
+        let valid = scan::field_value_len(reason);
+        if valid != reason.len() {
+            return Err(err(ErrorKind::InvalidReason, reason_start + valid));
+        }
+        self.status = status;
+        self.reason = Span::from_range(base + reason_start, base + line.len());
+        Ok(version)
+    }
+}
+
+/// What the response answers, as far as its framing cares (RFC 9112 6.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Answering {
+    #[default]
+    Other,
+    Head,
+    Connect,
+}
+
+/// A response head, parsed in place.
+///
+/// Whether a response has a body depends on the request it answers: tell it with
+/// [`set_request_method`](Self::set_request_method) (a response to HEAD never has one).
+///
+/// ```
+/// use httpspan::{Framing, Response, Status};
+///
+/// let buf = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello";
+/// let mut res = Response::new();
+/// assert_eq!(res.parse(buf)?, Status::Complete { head_len: 38 });
+/// assert_eq!(res.status(), 200);
+/// assert_eq!(res.reason().as_bytes(buf), b"OK");
+/// assert_eq!(res.framing(), Framing::Length(5));
+/// res.set_request_method(b"HEAD");
+/// assert_eq!(res.framing(), Framing::NoBody);
+/// # Ok::<(), httpspan::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Response<const N: usize = 64> {
+    head: Head<N>,
+    line: StatusLine,
+    answering: Answering,
+}
+
+impl Response {
+    /// A response parser with 64 field slots and the default [`Limits`].
+    pub const fn new() -> Self {
+        Self::with_limits(Limits::DEFAULT)
+    }
+
+    /// A response parser with 64 field slots and the given limits.
+    pub const fn with_limits(limits: Limits) -> Self {
+        Response {
+            head: Head::new(HeadKind::Response, &limits),
+            line: StatusLine {
+                status: 0,
+                reason: Span::EMPTY,
+            },
+            answering: Answering::Other,
+        }
+    }
+}
+
+impl<const N: usize> Default for Response<N> {
+    /// A response parser with `N` field slots and the default [`Limits`].
+    fn default() -> Self {
+        Response {
+            head: Head::new(HeadKind::Response, &Limits::DEFAULT),
+            line: StatusLine::default(),
+            answering: Answering::Other,
+        }
+    }
+}
+
+impl<const N: usize> Response<N> {
+    /// Replaces the limits. Takes effect for the next head parsed after a [`reset`](Self::reset).
+    pub fn set_limits(&mut self, limits: &Limits) {
+        self.head.set_limits(HeadKind::Response, limits);
+    }
+
+    /// Says which request method this response answers. Only HEAD and CONNECT change anything:
+    /// a response to HEAD has no body, and a 2xx response to CONNECT turns the connection into
+    /// a tunnel. [`reset`](Self::reset) keeps it.
+    pub fn set_request_method(&mut self, method: &[u8]) {
+        self.answering = match method {
+            b"HEAD" => Answering::Head,
+            b"CONNECT" => Answering::Connect,
+            _ => Answering::Other,
+        };
+    }
+
+    /// Parses the response head at the start of `buf`, or resumes a parse that returned
+    /// [`Status::Partial`]. The same rules as [`Request::parse`](crate::Request::parse) apply.
+    pub fn parse(&mut self, buf: &[u8]) -> Result<Status, Error> {
+        self.head.parse(buf, &mut self.line)
+    }
+
+    /// Forgets the parsed response so the parser can take the next one.
+    pub fn reset(&mut self) {
+        self.head.reset();
+        self.line = StatusLine::default();
+    }
+
+    /// Whether a complete head has been parsed.
+    pub fn is_complete(&self) -> bool {
+        self.head.is_complete()
+    }
+
+    /// The HTTP version.
+    pub fn version(&self) -> Version {
+        self.head.version()
+    }
+
+    /// The status code, from 100 to 599.
+    pub fn status(&self) -> u16 {
+        self.line.status
+    }
+
+    /// The reason phrase, as sent; may be empty.
+    pub fn reason(&self) -> Span {
+        self.line.reason
+    }
+
+    /// The field lines, in order.
+    pub fn fields(&self) -> &[Field] {
+        self.head.fields()
+    }
+
+    /// The value of the first field with this known name, in O(1).
+    #[inline]
+    pub fn get(&self, known: KnownHeader) -> Option<Span> {
+        self.head.get(known)
+    }
+
+    /// The value of the first field named `name`, compared case-insensitively. Known names are
+    /// found in O(1); others by a scan of the fields, which needs the parsed buffer.
+    pub fn find(&self, buf: &[u8], name: &[u8]) -> Option<Span> {
+        self.head.find(buf, name)
+    }
+
+    /// Which known headers are present: bit `k.slot()` for each [`KnownHeader`] `k`.
+    pub fn known_bitmap(&self) -> u64 {
+        self.head.known_bitmap()
+    }
+
+    /// The index in [`fields`](Self::fields) of the first field with this known name.
+    pub fn known_index(&self, known: KnownHeader) -> Option<usize> {
+        self.head.known_index(known)
+    }
+
+    /// The declared Content-Length.
+    pub fn content_length(&self) -> Option<u64> {
+        self.head.content_length()
+    }
+
+    /// Whether Transfer-Encoding ends in chunked.
+    pub fn is_chunked(&self) -> bool {
+        self.head.is_chunked()
+    }
+
+    /// An interim 1xx response other than 101: the final response to the same request follows.
+    pub fn is_interim(&self) -> bool {
+        (100..200).contains(&self.line.status) && self.line.status != 101
+    }
+
+    /// A 101, or a 2xx answer to CONNECT: after this head the connection no longer carries
+    /// HTTP/1.1 (RFC 9112 6.3 rules 1 and 2).
+    pub fn switches_protocols(&self) -> bool {
+        self.line.status == 101
+            || (self.answering == Answering::Connect && (200..300).contains(&self.line.status))
+    }
+
+    /// Whether the connection stays open after this response (RFC 9112 9.3). A body that runs
+    /// until the connection closes means it does not.
+    pub fn keep_alive(&self) -> bool {
+        self.head.keep_alive() && self.framing() != Framing::UntilClose
+    }
+
+    /// How the body is delimited (RFC 9112 6.3): none for 1xx, 204, 304, answers to HEAD and
+    /// tunnels; otherwise chunked, a Content-Length, or until the connection closes.
+    pub fn framing(&self) -> Framing {
+        let status = self.line.status;
+        if status < 200
+            || status == 204
+            || status == 304
+            || self.answering == Answering::Head
+            || self.switches_protocols()
+        {
+            return Framing::NoBody;
+        }
+        self.head.field_framing()
+    }
+}

@@ -1,0 +1,465 @@
+//! A connection-level decoder: heads, bodies, trailers and pipelining over a byte stream that
+//! arrives in pieces of any size.
+//!
+//! The decoder is a pull parser. Give [`Decoder::decode`] the bytes you have; it returns how many
+//! it consumed and one [`Event`]. Call it again with the rest until it says
+//! [`Event::NeedMore`], then with the next piece from the network. At the end of the stream,
+//! call [`Decoder::finish`] until it returns [`Event::Closed`] or [`Event::Incomplete`].
+//!
+//! Heads and trailer sections are copied into a buffer that the caller provides (so that a head
+//! split across pieces can be parsed in place, and so that the decoder allocates nothing); body
+//! data is never copied: [`Event::Body`] is a range of the piece just given.
+//!
+//! ```
+//! use httpspan::stream::{Decoder, Event};
+//!
+//! let wire: &[&[u8]] = &[b"POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nab",
+//!                        b"c\r\n0\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n"];
+//! let mut decoder = Decoder::for_requests(vec![0u8; httpspan::stream::DEFAULT_BUFFER_LEN]);
+//! let (mut targets, mut body) = (Vec::new(), Vec::new());
+//! for piece in wire {
+//!     let mut input = *piece;
+//!     loop {
+//!         let (used, event) = decoder.decode(input)?;
+//!         match &event {
+//!             Event::Head => {
+//!                 let req = decoder.request().unwrap();
+//!                 targets.push(req.target().as_bytes(decoder.head_bytes()).to_vec());
+//!             }
+//!             Event::Body(range) => body.extend_from_slice(&input[range.clone()]),
+//!             _ => {}
+//!         }
+//!         input = &input[used..];
+//!         if event == Event::NeedMore || event == Event::Closed { break; }
+//!     }
+//! }
+//! assert_eq!(decoder.finish()?, Event::Closed);
+//! assert_eq!(targets, [b"/a".to_vec(), b"/b".to_vec()]);
+//! assert_eq!(body, b"abc");
+//! # Ok::<(), httpspan::Error>(())
+//! ```
+
+use core::ops::Range;
+
+use crate::chunked::{Chunk, ChunkedDecoder};
+use crate::error::{Error, ErrorKind};
+use crate::head::{Framing, Status};
+use crate::limits::Limits;
+use crate::request::Request;
+use crate::response::Response;
+use crate::trailers::Trailers;
+
+/// What the decoder found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A head is complete: read it with [`Decoder::request`] or [`Decoder::response`], whose
+    /// spans index [`Decoder::head_bytes`].
+    Head,
+    /// Body data (after chunked decoding): these bytes of the input given to this call.
+    Body(Range<usize>),
+    /// A non-empty trailer section is complete: read it with [`Decoder::trailers`], whose spans
+    /// index [`Decoder::trailer_bytes`].
+    Trailers,
+    /// The message is complete. Its head and trailers stay readable until the next call.
+    MessageEnd,
+    /// All input was consumed; give the next piece.
+    NeedMore,
+    /// The decoder reads nothing more: the last message did not keep the connection alive, or
+    /// switched protocols, or the stream ended cleanly. Bytes after it are the caller's.
+    Closed,
+    /// From [`Decoder::finish`] only: the stream ended inside a message.
+    Incomplete,
+}
+
+/// Which side of the connection the stream comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MessageKind {
+    /// A stream of requests, as a server reads it.
+    Request,
+    /// A stream of responses, as a client reads it.
+    Response,
+}
+
+#[derive(Clone, Debug)]
+enum Parser {
+    Request(Request),
+    Response(Response),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Head,
+    Length(u64),
+    Chunked,
+    Trailers,
+    UntilClose,
+    /// The message is complete; `MessageEnd` is next.
+    End,
+    /// `MessageEnd` was returned; the next call starts the next message.
+    Between,
+    Closed,
+    Failed(Error),
+}
+
+/// The stream decoder. `B` is the buffer for heads and trailer sections: an array, a
+/// `&mut [u8]`, a `Vec<u8>` or a `Box<[u8]>`; [`buffer_len`] says how large it must be
+/// for the limits to be the only bound.
+///
+/// A `Decoder` is about 1.6 KiB plus the buffer, and never allocates.
+#[derive(Clone, Debug)]
+pub struct Decoder<B> {
+    buf: B,
+    parser: Parser,
+    trailers: Trailers,
+    chunked: ChunkedDecoder,
+    limits: Limits,
+    state: State,
+    /// Bytes of `buf` in use: the head, then the head and the trailer section.
+    filled: usize,
+    head_len: usize,
+    /// Stream offset of `buf[0]`.
+    message_start: u64,
+    /// Stream offset of the first trailer byte.
+    trailer_start: u64,
+    /// Stream offset of the next byte to be consumed.
+    position: u64,
+    body_len: u64,
+}
+
+/// The buffer size that the default limits need: 8 KiB of head, 4 bytes of empty lines before
+/// it, and 64 KiB of trailers.
+pub const DEFAULT_BUFFER_LEN: usize = buffer_len(&Limits::DEFAULT);
+
+/// The buffer size at which `limits`, not the buffer, bound heads and trailer sections.
+pub const fn buffer_len(limits: &Limits) -> usize {
+    let trailers = if limits.max_trailer_bytes > 65536 {
+        65536
+    } else {
+        limits.max_trailer_bytes as usize
+    };
+    limits.max_head_bytes as usize + 4 + trailers
+}
+
+impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
+    /// A decoder for a stream of requests, with the default limits.
+    pub fn for_requests(buf: B) -> Self {
+        Self::new(MessageKind::Request, buf, Limits::DEFAULT)
+    }
+
+    /// A decoder for a stream of responses, with the default limits.
+    pub fn for_responses(buf: B) -> Self {
+        Self::new(MessageKind::Response, buf, Limits::DEFAULT)
+    }
+
+    /// A decoder for `kind` messages with these limits. A buffer smaller than
+    /// [`buffer_len`] lowers the head and trailer limits to what fits.
+    pub fn new(kind: MessageKind, buf: B, limits: Limits) -> Self {
+        let parser = match kind {
+            MessageKind::Request => Parser::Request(Request::with_limits(limits)),
+            MessageKind::Response => Parser::Response(Response::with_limits(limits)),
+        };
+        Decoder {
+            buf,
+            parser,
+            trailers: Trailers::with_limits(limits),
+            chunked: ChunkedDecoder::new(),
+            limits,
+            state: State::Head,
+            filled: 0,
+            head_len: 0,
+            message_start: 0,
+            trailer_start: 0,
+            position: 0,
+            body_len: 0,
+        }
+    }
+
+    /// For a response stream: the method of the request that the next final response answers.
+    /// It stays in force until set again; only HEAD and CONNECT change the framing.
+    pub fn set_request_method(&mut self, method: &[u8]) {
+        if let Parser::Response(res) = &mut self.parser {
+            res.set_request_method(method);
+        }
+    }
+
+    /// The current request head, in a request stream.
+    pub fn request(&self) -> Option<&Request> {
+        match &self.parser {
+            Parser::Request(req) => Some(req),
+            Parser::Response(_) => None,
+        }
+    }
+
+    /// The current response head, in a response stream.
+    pub fn response(&self) -> Option<&Response> {
+        match &self.parser {
+            Parser::Response(res) => Some(res),
+            Parser::Request(_) => None,
+        }
+    }
+
+    /// The bytes of the current head, which its spans index.
+    pub fn head_bytes(&self) -> &[u8] {
+        &self.buf.as_ref()[..self.head_len]
+    }
+
+    /// The current message's trailer fields.
+    pub fn trailers(&self) -> &Trailers {
+        &self.trailers
+    }
+
+    /// The bytes of the current trailer section, which the trailer spans index.
+    pub fn trailer_bytes(&self) -> &[u8] {
+        let end = if self.trailers.is_complete() {
+            self.filled
+        } else {
+            self.head_len
+        };
+        &self.buf.as_ref()[self.head_len..end]
+    }
+
+    /// Stream offset of the first byte of the current head (`head_bytes()[0]`).
+    pub fn message_offset(&self) -> u64 {
+        self.message_start
+    }
+
+    /// Stream offset of the first byte of the current trailer section.
+    pub fn trailer_offset(&self) -> u64 {
+        self.trailer_start
+    }
+
+    /// Bytes of the stream consumed so far.
+    pub fn position(&self) -> u64 {
+        self.position
+    }
+
+    /// The head parsed, the body framing, and the connection's fate, for the current message.
+    fn framing(&self) -> Framing {
+        match &self.parser {
+            Parser::Request(req) => req.framing(),
+            Parser::Response(res) => res.framing(),
+        }
+    }
+
+    fn keeps_reading(&self) -> bool {
+        match &self.parser {
+            Parser::Request(req) => req.keep_alive(),
+            Parser::Response(res) => res.keep_alive() && !res.switches_protocols(),
+        }
+    }
+
+    fn fail(&mut self, error: Error) -> Result<(usize, Event), Error> {
+        self.state = State::Failed(error);
+        Err(error)
+    }
+
+    /// Counts body bytes against `max_body_bytes`; on excess, the error is at the first byte
+    /// over the limit, `at` being the stream offset of the first of these `n` bytes.
+    fn count_body(&mut self, n: u64, at: u64) -> Result<(), Error> {
+        self.body_len += n;
+        match self.limits.max_body_bytes {
+            Some(max) if self.body_len > max => {
+                let over = self.body_len - max;
+                Err(Error::new(
+                    ErrorKind::BodyTooLarge,
+                    (at + n - over) as usize,
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Decodes from `input`: returns how many of its bytes were consumed and what was found.
+    /// Error offsets count from the start of the stream; after an error, every call returns it
+    /// again.
+    pub fn decode(&mut self, input: &[u8]) -> Result<(usize, Event), Error> {
+        let mut used = 0;
+        loop {
+            let rest = &input[used..];
+            match self.state {
+                State::Failed(error) => return Err(error),
+                State::Closed => return Ok((used, Event::Closed)),
+                State::Between => {
+                    match &mut self.parser {
+                        Parser::Request(req) => req.reset(),
+                        Parser::Response(res) => res.reset(),
+                    }
+                    self.filled = 0;
+                    self.head_len = 0;
+                    self.message_start = self.position;
+                    self.state = State::Head;
+                }
+                State::Head => {
+                    if rest.is_empty() {
+                        return Ok((used, Event::NeedMore));
+                    }
+                    let buf = self.buf.as_mut();
+                    let n = rest.len().min(buf.len() - self.filled);
+                    buf[self.filled..self.filled + n].copy_from_slice(&rest[..n]);
+                    let parsed = match &mut self.parser {
+                        Parser::Request(req) => req.parse(&buf[..self.filled + n]),
+                        Parser::Response(res) => res.parse(&buf[..self.filled + n]),
+                    };
+                    match parsed {
+                        Err(e) => return self.fail(e.shifted(self.message_start as usize)),
+                        Ok(Status::Partial) if self.filled + n == buf.len() => {
+                            let at = self.message_start as usize + buf.len();
+                            return self.fail(Error::new(ErrorKind::HeadTooLarge, at));
+                        }
+                        Ok(Status::Partial) => {
+                            self.filled += n;
+                            self.position += n as u64;
+                            return Ok((used + n, Event::NeedMore));
+                        }
+                        Ok(Status::Complete { head_len }) => {
+                            let taken = head_len - self.filled;
+                            self.filled = head_len;
+                            self.head_len = head_len;
+                            self.position += taken as u64;
+                            self.body_len = 0;
+                            self.state = match self.framing() {
+                                Framing::NoBody | Framing::Length(0) => State::End,
+                                Framing::Length(n) => {
+                                    if let Err(e) = self.count_body(n, self.position) {
+                                        return self.fail(e);
+                                    }
+                                    self.body_len = 0;
+                                    State::Length(n)
+                                }
+                                Framing::Chunked => {
+                                    self.chunked = ChunkedDecoder::new();
+                                    State::Chunked
+                                }
+                                Framing::UntilClose => State::UntilClose,
+                            };
+                            return Ok((used + taken, Event::Head));
+                        }
+                    }
+                }
+                State::Length(remaining) => {
+                    if rest.is_empty() {
+                        return Ok((used, Event::NeedMore));
+                    }
+                    let take = remaining.min(rest.len() as u64);
+                    self.position += take;
+                    self.state = match remaining - take {
+                        0 => State::End,
+                        left => State::Length(left),
+                    };
+                    return Ok((
+                        used + take as usize,
+                        Event::Body(used..used + take as usize),
+                    ));
+                }
+                State::UntilClose => {
+                    if rest.is_empty() {
+                        return Ok((used, Event::NeedMore));
+                    }
+                    if let Err(e) = self.count_body(rest.len() as u64, self.position) {
+                        return self.fail(e);
+                    }
+                    self.position += rest.len() as u64;
+                    return Ok((input.len(), Event::Body(used..input.len())));
+                }
+                State::Chunked => {
+                    let (n, chunk) = match self.chunked.decode(rest, &self.limits) {
+                        Ok(found) => found,
+                        Err(e) => return self.fail(e.shifted(self.position as usize)),
+                    };
+                    match chunk {
+                        Chunk::Data(range) => {
+                            if let Err(e) = self
+                                .count_body(range.len() as u64, self.position + range.start as u64)
+                            {
+                                return self.fail(e);
+                            }
+                            self.position += n as u64;
+                            return Ok((
+                                used + n,
+                                Event::Body(used + range.start..used + range.end),
+                            ));
+                        }
+                        Chunk::NeedMore => {
+                            self.position += n as u64;
+                            return Ok((used + n, Event::NeedMore));
+                        }
+                        Chunk::TrailerSection => {
+                            self.position += n as u64;
+                            used += n;
+                            self.trailer_start = self.position;
+                            self.trailers.reset();
+                            self.state = State::Trailers;
+                        }
+                    }
+                }
+                State::Trailers => {
+                    if rest.is_empty() {
+                        return Ok((used, Event::NeedMore));
+                    }
+                    let buf = self.buf.as_mut();
+                    let n = rest.len().min(buf.len() - self.filled);
+                    buf[self.filled..self.filled + n].copy_from_slice(&rest[..n]);
+                    let section = &buf[self.head_len..self.filled + n];
+                    match self.trailers.parse(section) {
+                        Err(e) => return self.fail(e.shifted(self.trailer_start as usize)),
+                        Ok(Status::Partial) if self.filled + n == buf.len() => {
+                            let at = self.trailer_start as usize + (buf.len() - self.head_len);
+                            return self.fail(Error::new(ErrorKind::TrailersTooLarge, at));
+                        }
+                        Ok(Status::Partial) => {
+                            self.filled += n;
+                            self.position += n as u64;
+                            return Ok((used + n, Event::NeedMore));
+                        }
+                        Ok(Status::Complete { head_len: len }) => {
+                            let taken = self.head_len + len - self.filled;
+                            self.filled = self.head_len + len;
+                            self.position += taken as u64;
+                            self.state = State::End;
+                            if !self.trailers.fields().is_empty() {
+                                return Ok((used + taken, Event::Trailers));
+                            }
+                            used += taken;
+                        }
+                    }
+                }
+                State::End => {
+                    self.state = match self.keeps_reading() {
+                        true => State::Between,
+                        false => State::Closed,
+                    };
+                    return Ok((used, Event::MessageEnd));
+                }
+            }
+        }
+    }
+
+    /// Tells the decoder the stream has ended. Returns [`Event::MessageEnd`] when that completes
+    /// a message (a body that runs until the connection closes, or a message whose end was not
+    /// yet reported), [`Event::Incomplete`] when the stream stopped inside a message, and
+    /// [`Event::Closed`] otherwise. Call it until it returns `Closed` or `Incomplete`.
+    pub fn finish(&mut self) -> Result<Event, Error> {
+        let event = match self.state {
+            State::Failed(error) => return Err(error),
+            State::End => return self.decode(&[]).map(|(_, event)| event),
+            State::UntilClose => {
+                self.state = State::End;
+                return self.finish();
+            }
+            State::Closed | State::Between => Event::Closed,
+            State::Head => {
+                let only_empty_lines = match &self.parser {
+                    Parser::Request(req) => req.only_empty_lines(self.filled),
+                    Parser::Response(_) => self.filled == 0,
+                };
+                match only_empty_lines {
+                    true => Event::Closed,
+                    false => Event::Incomplete,
+                }
+            }
+            State::Length(_) | State::Chunked | State::Trailers => Event::Incomplete,
+        };
+        self.state = State::Closed;
+        Ok(event)
+    }
+}

@@ -1,0 +1,634 @@
+//! Grammar checks that run on the short pieces the kernels have delimited: versions, target
+//! forms, hosts, Content-Length and the comma lists of Transfer-Encoding and Connection.
+//!
+//! Every function here reports an error as `(ErrorKind, index)` with the index relative to its
+//! input; the caller adds the piece's offset in the buffer.
+
+use crate::error::ErrorKind;
+use crate::scan;
+use crate::scan::class::{self, is, is_ws, HEX, SUB_DELIM, UNRESERVED};
+
+pub(crate) type SyntaxResult<T> = Result<T, (ErrorKind, usize)>;
+
+/// The HTTP versions a message can have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Version {
+    /// `HTTP/1.0`
+    Http10,
+    /// `HTTP/1.1`
+    Http11,
+}
+
+impl Version {
+    /// The version as it appears on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Version::Http10 => "HTTP/1.0",
+            Version::Http11 => "HTTP/1.1",
+        }
+    }
+}
+
+/// Parses exactly `HTTP/1.0` or `HTTP/1.1`. Any other `HTTP/DIGIT.DIGIT` is unsupported (505);
+/// anything else is malformed, reported at its first wrong byte.
+pub(crate) fn version(bytes: &[u8]) -> SyntaxResult<Version> {
+    const SHAPE: &[u8; 8] = b"HTTP/0.0";
+    for (i, &want) in SHAPE.iter().enumerate() {
+        let Some(&b) = bytes.get(i) else {
+            return Err((ErrorKind::InvalidVersion, i));
+        };
+        let ok = if want == b'0' {
+            b.is_ascii_digit()
+        } else {
+            b == want
+        };
+        if !ok {
+            return Err((ErrorKind::InvalidVersion, i));
+        }
+    }
+    if bytes.len() > 8 {
+        return Err((ErrorKind::InvalidVersion, 8));
+    }
+    match (bytes[5], bytes[7]) {
+        (b'1', b'1') => Ok(Version::Http11),
+        (b'1', b'0') => Ok(Version::Http10),
+        _ => Err((ErrorKind::UnsupportedVersion, 0)),
+    }
+}
+
+/// Length of the leading run of request-target bytes, checking each `%` for two hex digits and
+/// noting whether `[` or `]` appeared (they are legal only in the host of an absolute-form or
+/// authority-form target, which the form checks verify).
+pub(crate) fn target_bytes(bytes: &[u8]) -> SyntaxResult<(usize, bool)> {
+    let mut i = 0;
+    let mut brackets = false;
+    loop {
+        i += scan::target_len(&bytes[i..]);
+        match bytes.get(i) {
+            Some(b'%') => {
+                if !is_pct_encoded(&bytes[i..]) {
+                    return Err((ErrorKind::InvalidPercentEncoding, i));
+                }
+                i += 3;
+            }
+            Some(b'[' | b']') => {
+                brackets = true;
+                i += 1;
+            }
+            _ => return Ok((i, brackets)),
+        }
+    }
+}
+
+#[inline]
+fn is_pct_encoded(bytes: &[u8]) -> bool {
+    bytes.len() >= 3 && bytes[0] == b'%' && is(bytes[1], HEX) && is(bytes[2], HEX)
+}
+
+/// The method names whose target form is special.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MethodClass {
+    Connect,
+    Options,
+    Other,
+}
+
+impl MethodClass {
+    pub(crate) fn of(method: &[u8]) -> MethodClass {
+        match method {
+            b"CONNECT" => MethodClass::Connect,
+            b"OPTIONS" => MethodClass::Options,
+            _ => MethodClass::Other,
+        }
+    }
+}
+
+/// Checks the form of a request-target whose bytes are already in the target class, against the
+/// method (RFC 9112 3.2). `brackets` says whether `[` or `]` occurred.
+pub(crate) fn target_form(method: MethodClass, target: &[u8], brackets: bool) -> SyntaxResult<()> {
+    let first = target.first().copied();
+    if method == MethodClass::Connect {
+        return authority(target, false).map_err(|_| (ErrorKind::ConnectNotAuthorityForm, 0));
+    }
+    match first {
+        Some(b'/') => match brackets {
+            false => Ok(()),
+            true => Err((ErrorKind::InvalidTarget, find_bracket(target))),
+        },
+        Some(b'*') if target.len() == 1 => match method {
+            MethodClass::Options => Ok(()),
+            _ => Err((ErrorKind::AsteriskFormNotOptions, 0)),
+        },
+        // `example.com:80` also matches the absolute-URI grammar (scheme `example.com`), but it
+        // is authority-form, which only CONNECT may use.
+        _ if authority(target, false).is_ok() => Err((ErrorKind::AuthorityFormNotConnect, 0)),
+        _ => absolute_form(target),
+    }
+}
+
+fn find_bracket(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .position(|&b| b == b'[' || b == b']')
+        .unwrap_or(0)
+}
+
+/// absolute-form: `scheme ":" hier-part [ "?" query ]` (RFC 3986 4.3), with the http(s) rules
+/// of RFC 9110 4.2: an authority with a non-empty host and no userinfo.
+fn absolute_form(target: &[u8]) -> SyntaxResult<()> {
+    let scheme_len = target
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))
+        .unwrap_or(target.len());
+    if scheme_len == 0 || !target[0].is_ascii_alphabetic() {
+        return Err((ErrorKind::InvalidTarget, 0));
+    }
+    if target.get(scheme_len) != Some(&b':') {
+        return Err((ErrorKind::InvalidTarget, scheme_len));
+    }
+    let scheme = &target[..scheme_len];
+    let is_http = scheme.eq_ignore_ascii_case(b"http") || scheme.eq_ignore_ascii_case(b"https");
+    let rest = &target[scheme_len + 1..];
+    let base = scheme_len + 1;
+    if let Some(after) = rest.strip_prefix(b"//") {
+        let auth_len = after
+            .iter()
+            .position(|&b| b == b'/' || b == b'?')
+            .unwrap_or(after.len());
+        let auth = &after[..auth_len];
+        let auth_base = base + 2;
+        if let Some(at) = auth.iter().rposition(|&b| b == b'@') {
+            if is_http {
+                return Err((ErrorKind::UserinfoInTarget, auth_base + at));
+            }
+            userinfo(&auth[..at]).map_err(|(k, i)| (k, auth_base + i))?;
+            authority(&auth[at + 1..], true).map_err(|(k, i)| (k, auth_base + at + 1 + i))?;
+        } else {
+            if is_http && auth.first().map_or(true, |&b| b == b':') {
+                return Err((ErrorKind::InvalidTarget, auth_base));
+            }
+            authority(auth, true).map_err(|(k, i)| (k, auth_base + i))?;
+        }
+        let path_base = auth_base + auth_len;
+        match after[auth_len..]
+            .iter()
+            .position(|&b| b == b'[' || b == b']')
+        {
+            Some(i) => Err((ErrorKind::InvalidTarget, path_base + i)),
+            None => Ok(()),
+        }
+    } else if is_http {
+        Err((ErrorKind::InvalidTarget, base))
+    } else {
+        match rest.iter().position(|&b| b == b'[' || b == b']') {
+            Some(i) => Err((ErrorKind::InvalidTarget, base + i)),
+            None => Ok(()),
+        }
+    }
+}
+
+fn userinfo(bytes: &[u8]) -> SyntaxResult<()> {
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'%' {
+            if !is_pct_encoded(&bytes[i..]) {
+                return Err((ErrorKind::InvalidPercentEncoding, i));
+            }
+            i += 3;
+            continue;
+        }
+        if !(is(b, UNRESERVED) || is(b, SUB_DELIM) || b == b':') {
+            return Err((ErrorKind::InvalidTarget, i));
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// `uri-host [ ":" port ]` (RFC 3986 3.2.2, 3.2.3), port at most 5 digits. With
+/// `port_optional = false` the `":" port` part must be present, as authority-form requires.
+pub(crate) fn authority(bytes: &[u8], port_optional: bool) -> SyntaxResult<()> {
+    let host_len = if bytes.first() == Some(&b'[') {
+        let close = bytes
+            .iter()
+            .position(|&b| b == b']')
+            .ok_or((ErrorKind::InvalidTarget, bytes.len()))?;
+        if !ip_literal(&bytes[1..close]) {
+            return Err((ErrorKind::InvalidTarget, 1));
+        }
+        close + 1
+    } else {
+        let mut i = 0;
+        while i < bytes.len() && bytes[i] != b':' {
+            let b = bytes[i];
+            if b == b'%' {
+                if !is_pct_encoded(&bytes[i..]) {
+                    return Err((ErrorKind::InvalidPercentEncoding, i));
+                }
+                i += 3;
+                continue;
+            }
+            if !(is(b, UNRESERVED) || is(b, SUB_DELIM)) {
+                return Err((ErrorKind::InvalidTarget, i));
+            }
+            i += 1;
+        }
+        i
+    };
+    match bytes.get(host_len) {
+        None if port_optional => Ok(()),
+        None => Err((ErrorKind::InvalidTarget, host_len)),
+        Some(b':') => {
+            let port = &bytes[host_len + 1..];
+            match port.iter().position(|b| !b.is_ascii_digit()) {
+                Some(i) => Err((ErrorKind::InvalidTarget, host_len + 1 + i)),
+                None if port.len() > 5 => Err((ErrorKind::InvalidTarget, host_len + 6)),
+                None => Ok(()),
+            }
+        }
+        Some(_) => Err((ErrorKind::InvalidTarget, host_len)),
+    }
+}
+
+/// The inside of `[...]`: an IPv6address or an IPvFuture (RFC 3986 3.2.2).
+fn ip_literal(bytes: &[u8]) -> bool {
+    match bytes.first() {
+        Some(b'v' | b'V') => {
+            let hex = bytes[1..].iter().take_while(|&&b| is(b, HEX)).count();
+            let rest = &bytes[1 + hex..];
+            hex > 0
+                && rest.len() > 1
+                && rest[0] == b'.'
+                && rest[1..]
+                    .iter()
+                    .all(|&b| is(b, UNRESERVED) || is(b, SUB_DELIM) || b == b':')
+        }
+        _ => ipv6(bytes),
+    }
+}
+
+/// IPv6address: up to 8 groups of 1 to 4 hex digits, at most one `::`, optionally ending in an
+/// IPv4 address that counts as two groups.
+fn ipv6(bytes: &[u8]) -> bool {
+    let mut doubles = bytes.windows(2).enumerate().filter(|(_, w)| *w == b"::");
+    match (doubles.next(), doubles.next()) {
+        (None, _) => groups(bytes, true) == Some(8),
+        (Some((i, _)), None) => match (groups(&bytes[..i], false), groups(&bytes[i + 2..], true)) {
+            (Some(head), Some(tail)) => head + tail <= 7,
+            _ => false,
+        },
+        // Two "::" (":::" counts as two overlapping ones) are never valid.
+        (Some(_), Some(_)) => false,
+    }
+}
+
+/// Counts `h16` groups separated by `:`, the last of which may be an IPv4 address (two
+/// groups) when `ipv4_tail` allows it. Empty input is zero groups.
+fn groups(bytes: &[u8], ipv4_tail: bool) -> Option<usize> {
+    if bytes.is_empty() {
+        return Some(0);
+    }
+    let mut count = 0;
+    let mut parts = bytes.split(|&b| b == b':').peekable();
+    while let Some(part) = parts.next() {
+        let last = parts.peek().is_none();
+        if last && ipv4_tail && part.contains(&b'.') {
+            if !ipv4(part) {
+                return None;
+            }
+            count += 2;
+        } else {
+            if part.is_empty() || part.len() > 4 || !part.iter().all(|&b| is(b, HEX)) {
+                return None;
+            }
+            count += 1;
+        }
+    }
+    Some(count)
+}
+
+fn ipv4(bytes: &[u8]) -> bool {
+    let mut octets = 0;
+    for part in bytes.split(|&b| b == b'.') {
+        let ok = !part.is_empty()
+            && part.len() <= 3
+            && part.iter().all(u8::is_ascii_digit)
+            && (part.len() == 1 || part[0] != b'0')
+            && part.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0')) <= 255;
+        if !ok {
+            return false;
+        }
+        octets += 1;
+    }
+    octets == 4
+}
+
+/// A Host value: empty, or `uri-host [ ":" port ]` (RFC 9112 3.2, RFC 3986 3.2.2).
+pub(crate) fn host(value: &[u8]) -> SyntaxResult<()> {
+    if value.is_empty() {
+        return Ok(());
+    }
+    authority(value, true).map_err(|(_, i)| (ErrorKind::InvalidHost, i))
+}
+
+/// Content-Length: 1*DIGIT, at most 2^63-1.
+pub(crate) fn content_length(value: &[u8]) -> SyntaxResult<u64> {
+    if value.is_empty() {
+        return Err((ErrorKind::InvalidContentLength, 0));
+    }
+    let mut n: u64 = 0;
+    for (i, &b) in value.iter().enumerate() {
+        if !b.is_ascii_digit() {
+            return Err((ErrorKind::InvalidContentLength, i));
+        }
+        n = n
+            .checked_mul(10)
+            .and_then(|n| n.checked_add(u64::from(b - b'0')))
+            .filter(|&n| n <= i64::MAX as u64)
+            .ok_or((ErrorKind::ContentLengthTooLarge, 0))?;
+    }
+    Ok(n)
+}
+
+/// One element of a comma list (RFC 9110 5.6.1): its bytes without surrounding whitespace and
+/// its offset. Empty elements are skipped, as recipients must accept them.
+pub(crate) struct ListItems<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> ListItems<'a> {
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        ListItems { bytes, pos: 0 }
+    }
+}
+
+impl<'a> Iterator for ListItems<'a> {
+    type Item = (&'a [u8], usize);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while self.pos < self.bytes.len() {
+            let rest = &self.bytes[self.pos..];
+            let len = quoted_aware_comma(rest);
+            let start = self.pos;
+            self.pos += len + 1;
+            let item = &rest[..len];
+            let lead = item.iter().take_while(|&&b| is_ws(b)).count();
+            let trail = item[lead..].iter().rev().take_while(|&&b| is_ws(b)).count();
+            let trimmed = &item[lead..item.len() - trail];
+            if !trimmed.is_empty() {
+                return Some((trimmed, start + lead));
+            }
+        }
+        None
+    }
+}
+
+/// Index of the next comma outside a quoted-string, or the length.
+fn quoted_aware_comma(bytes: &[u8]) -> usize {
+    let mut quoted = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => quoted = !quoted,
+            b'\\' if quoted => i += 1,
+            b',' if !quoted => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
+/// One transfer-coding: `token *( OWS ";" OWS token "=" ( token / quoted-string ) )`
+/// (RFC 9112 6.1, RFC 9110 10.1.4). Returns the coding name.
+pub(crate) fn transfer_coding(item: &[u8]) -> SyntaxResult<&[u8]> {
+    let name_len = scan::token_len(item);
+    if name_len == 0 {
+        return Err((ErrorKind::InvalidTransferEncoding, 0));
+    }
+    let mut i = name_len;
+    while i < item.len() {
+        i += skip_ws(&item[i..]);
+        if item.get(i) != Some(&b';') {
+            return Err((ErrorKind::InvalidTransferEncoding, i));
+        }
+        i += 1;
+        i += skip_ws(&item[i..]);
+        let key = scan::token_len(&item[i..]);
+        if key == 0 {
+            return Err((ErrorKind::InvalidTransferEncoding, i));
+        }
+        i += key;
+        if item.get(i) != Some(&b'=') {
+            return Err((ErrorKind::InvalidTransferEncoding, i));
+        }
+        i += 1;
+        let value = match item.get(i) {
+            Some(b'"') => quoted_string(&item[i..]),
+            _ => Some(scan::token_len(&item[i..])).filter(|&n| n > 0),
+        };
+        match value {
+            Some(n) => i += n,
+            None => return Err((ErrorKind::InvalidTransferEncoding, i)),
+        }
+    }
+    Ok(&item[..name_len])
+}
+
+fn skip_ws(bytes: &[u8]) -> usize {
+    bytes.iter().take_while(|&&b| is_ws(b)).count()
+}
+
+/// Length of the quoted-string at the start of `bytes` (RFC 9110 5.6.4), or `None`.
+pub(crate) fn quoted_string(bytes: &[u8]) -> Option<usize> {
+    if bytes.first() != Some(&b'"') {
+        return None;
+    }
+    let mut i = 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => return Some(i + 1),
+            b'\\' => {
+                let &next = bytes.get(i + 1)?;
+                if !(is(next, class::VALUE)) {
+                    return None;
+                }
+                i += 2;
+            }
+            b if is(b, class::QDTEXT) => i += 1,
+            _ => return None,
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::string::String;
+    use std::vec;
+    use std::vec::Vec;
+
+    #[test]
+    fn versions() {
+        assert_eq!(version(b"HTTP/1.1"), Ok(Version::Http11));
+        assert_eq!(version(b"HTTP/1.0"), Ok(Version::Http10));
+        assert_eq!(
+            version(b"HTTP/2.0"),
+            Err((ErrorKind::UnsupportedVersion, 0))
+        );
+        assert_eq!(
+            version(b"HTTP/0.9"),
+            Err((ErrorKind::UnsupportedVersion, 0))
+        );
+        assert_eq!(version(b"http/1.1"), Err((ErrorKind::InvalidVersion, 0)));
+        assert_eq!(version(b"HTTP/1.1 "), Err((ErrorKind::InvalidVersion, 8)));
+        assert_eq!(version(b"HTTP/1."), Err((ErrorKind::InvalidVersion, 7)));
+        assert_eq!(version(b"HTTP/11"), Err((ErrorKind::InvalidVersion, 6)));
+    }
+
+    #[test]
+    fn hosts() {
+        for ok in [
+            &b""[..],
+            b"example.com",
+            b"example.com:8080",
+            b"example.com:",
+            b"127.0.0.1",
+            b"[::1]",
+            b"[::1]:443",
+            b"[2001:db8::7]",
+            b"[1:2:3:4:5:6:7:8]",
+            b"[::ffff:192.0.2.1]",
+            b"[v1.fe80::a+en1]",
+            b"ex%41mple",
+        ] {
+            assert_eq!(host(ok), Ok(()), "{}", String::from_utf8_lossy(ok));
+        }
+        for bad in [
+            &b"a b"[..],
+            b"user@example.com",
+            b"example.com/path",
+            b"example.com:80a",
+            b"example.com:123456",
+            b"[::1",
+            b"[1:2:3:4:5:6:7:8:9]",
+            b"[1::2::3]",
+            b"[12345::]",
+            b"[::1]x",
+            b"ex%4mple",
+            b"[::256.0.0.1]",
+        ] {
+            assert!(host(bad).is_err(), "{}", String::from_utf8_lossy(bad));
+        }
+    }
+
+    #[test]
+    fn target_forms() {
+        use MethodClass::*;
+        let check = |m, t: &[u8]| {
+            let (n, brackets) = target_bytes(t).unwrap();
+            assert_eq!(n, t.len());
+            target_form(m, t, brackets).map_err(|e| e.0)
+        };
+        assert_eq!(check(Other, b"/a/b?c=d/?"), Ok(()));
+        assert_eq!(check(Other, b"http://example.com/x"), Ok(()));
+        assert_eq!(check(Other, b"http://[::1]:80/x"), Ok(()));
+        assert_eq!(check(Other, b"urn:isbn:0451450523"), Ok(()));
+        assert_eq!(
+            check(Other, b"a:1"),
+            Err(ErrorKind::AuthorityFormNotConnect)
+        );
+        assert_eq!(
+            check(Other, b"http://u@example.com/"),
+            Err(ErrorKind::UserinfoInTarget)
+        );
+        assert_eq!(check(Other, b"http:/x"), Err(ErrorKind::InvalidTarget));
+        assert_eq!(check(Other, b"http:///x"), Err(ErrorKind::InvalidTarget));
+        assert_eq!(
+            check(Other, b"example.com:80"),
+            Err(ErrorKind::AuthorityFormNotConnect)
+        );
+        assert_eq!(check(Other, b"*"), Err(ErrorKind::AsteriskFormNotOptions));
+        assert_eq!(check(Options, b"*"), Ok(()));
+        assert_eq!(check(Connect, b"example.com:443"), Ok(()));
+        assert_eq!(check(Connect, b"[::1]:443"), Ok(()));
+        assert_eq!(
+            check(Connect, b"/"),
+            Err(ErrorKind::ConnectNotAuthorityForm)
+        );
+        assert_eq!(
+            check(Connect, b"example.com"),
+            Err(ErrorKind::ConnectNotAuthorityForm)
+        );
+        assert_eq!(
+            check(Connect, b"http://a:1/"),
+            Err(ErrorKind::ConnectNotAuthorityForm)
+        );
+        assert_eq!(check(Other, b"/[x]"), Err(ErrorKind::InvalidTarget));
+        assert_eq!(
+            target_bytes(b"/a%2"),
+            Err((ErrorKind::InvalidPercentEncoding, 2))
+        );
+        assert_eq!(
+            target_bytes(b"/a%zz"),
+            Err((ErrorKind::InvalidPercentEncoding, 2))
+        );
+        assert_eq!(target_bytes(b"/a#f"), Ok((2, false)));
+    }
+
+    #[test]
+    fn content_lengths() {
+        assert_eq!(content_length(b"0"), Ok(0));
+        assert_eq!(content_length(b"007"), Ok(7));
+        assert_eq!(content_length(b"9223372036854775807"), Ok(i64::MAX as u64));
+        assert_eq!(
+            content_length(b"9223372036854775808"),
+            Err((ErrorKind::ContentLengthTooLarge, 0))
+        );
+        assert_eq!(
+            content_length(b"99999999999999999999999"),
+            Err((ErrorKind::ContentLengthTooLarge, 0))
+        );
+        assert_eq!(
+            content_length(b""),
+            Err((ErrorKind::InvalidContentLength, 0))
+        );
+        assert_eq!(
+            content_length(b"+1"),
+            Err((ErrorKind::InvalidContentLength, 0))
+        );
+        assert_eq!(
+            content_length(b"1 2"),
+            Err((ErrorKind::InvalidContentLength, 1))
+        );
+        assert_eq!(
+            content_length(b"1,1"),
+            Err((ErrorKind::InvalidContentLength, 1))
+        );
+    }
+
+    #[test]
+    fn lists_and_codings() {
+        let items: Vec<_> = ListItems::new(b" gzip , ,chunked,").collect();
+        assert_eq!(items, vec![(&b"gzip"[..], 1), (&b"chunked"[..], 9)]);
+        let items: Vec<_> = ListItems::new(b"a;q=\"x,y\", b").map(|i| i.0).collect();
+        assert_eq!(items, vec![&b"a;q=\"x,y\""[..], b"b"]);
+        assert_eq!(transfer_coding(b"chunked"), Ok(&b"chunked"[..]));
+        assert_eq!(transfer_coding(b"gzip ; q=1 ;a=\"b c\""), Ok(&b"gzip"[..]));
+        assert!(transfer_coding(b"chunked;").is_err());
+        assert!(transfer_coding(b"chunked x").is_err());
+        assert!(transfer_coding(b"\"chunked\"").is_err());
+        assert!(transfer_coding(b"a;b").is_err());
+    }
+
+    #[test]
+    fn quoted_strings() {
+        assert_eq!(quoted_string(b"\"abc\" rest"), Some(5));
+        assert_eq!(quoted_string(b"\"a\\\"b\""), Some(6));
+        assert_eq!(quoted_string(b"\"abc"), None);
+        assert_eq!(quoted_string(b"\"a\x01\""), None);
+    }
+}

@@ -1,0 +1,88 @@
+//! Trailer sections: the fields after the last chunk of a chunked body.
+
+use crate::error::Error;
+use crate::head::{Field, Head, HeadKind, NoStartLine, Status};
+use crate::known::KnownHeader;
+use crate::limits::Limits;
+use crate::span::Span;
+
+/// A trailer section (RFC 9112 7.1.2), parsed in place with the same field rules as a head.
+///
+/// [`ChunkedDecoder`](crate::ChunkedDecoder) stops where the trailer section starts; parse it
+/// from there with this type, like a head: call [`parse`](Self::parse) with a growing buffer
+/// until it is complete. Trailer fields do not change framing or connection handling.
+///
+/// ```
+/// use httpspan::{Status, Trailers};
+/// let buf = b"Checksum: abc\r\n\r\n";
+/// let mut trailers = Trailers::new();
+/// assert_eq!(trailers.parse(buf)?, Status::Complete { head_len: buf.len() });
+/// assert_eq!(trailers.find(buf, b"checksum").unwrap().as_bytes(buf), b"abc");
+/// # Ok::<(), httpspan::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Trailers<const N: usize = 64> {
+    head: Head<N>,
+}
+
+impl Trailers {
+    /// A trailer parser with 64 field slots and the default [`Limits`].
+    pub const fn new() -> Self {
+        Self::with_limits(Limits::DEFAULT)
+    }
+
+    /// A trailer parser with 64 field slots and the given limits (`max_field_lines` and
+    /// `max_trailer_bytes` apply).
+    pub const fn with_limits(limits: Limits) -> Self {
+        Trailers {
+            head: Head::new(HeadKind::Trailers, &limits),
+        }
+    }
+}
+
+impl<const N: usize> Default for Trailers<N> {
+    fn default() -> Self {
+        Trailers {
+            head: Head::new(HeadKind::Trailers, &Limits::DEFAULT),
+        }
+    }
+}
+
+impl<const N: usize> Trailers<N> {
+    /// Replaces the limits. Takes effect after a [`reset`](Self::reset).
+    pub fn set_limits(&mut self, limits: &Limits) {
+        self.head.set_limits(HeadKind::Trailers, limits);
+    }
+
+    /// Parses the trailer section at the start of `buf` (the bytes right after the last-chunk
+    /// line), or resumes a parse that returned [`Status::Partial`]. `head_len` in
+    /// [`Status::Complete`] is the length of the section, its final CRLF included.
+    pub fn parse(&mut self, buf: &[u8]) -> Result<Status, Error> {
+        self.head.parse(buf, &mut NoStartLine)
+    }
+
+    /// Forgets the parsed section.
+    pub fn reset(&mut self) {
+        self.head.reset();
+    }
+
+    /// Whether the whole section has been parsed.
+    pub fn is_complete(&self) -> bool {
+        self.head.is_complete()
+    }
+
+    /// The trailer fields, in order.
+    pub fn fields(&self) -> &[Field] {
+        self.head.fields()
+    }
+
+    /// The value of the first trailer field with this known name, in O(1).
+    pub fn get(&self, known: KnownHeader) -> Option<Span> {
+        self.head.get(known)
+    }
+
+    /// The value of the first trailer field named `name`, compared case-insensitively.
+    pub fn find(&self, buf: &[u8], name: &[u8]) -> Option<Span> {
+        self.head.find(buf, name)
+    }
+}
