@@ -1,0 +1,322 @@
+//! The terminal inspector: shows how httpspan sees a stream of HTTP/1.1 messages.
+//!
+//! ```text
+//! cargo run -p httpspan --example inspect -- [--request | --response] [--method M] [FILE]
+//! ```
+//!
+//! Reads FILE (or standard input) as the raw bytes of one connection, and prints each message's
+//! parts and fields with their spans (`offset+length`, counted from the start of the input),
+//! the known-header slots, the framing and the body. For an error it prints the offending line
+//! with a caret under the byte, the error kind, the status a server should answer, and the RFC
+//! section. The kind of message is guessed from the first bytes unless given.
+
+use std::fmt::Write as _;
+use std::io::Read as _;
+use std::process::ExitCode;
+
+use httpspan::stream::{Decoder, Event, MessageKind, DEFAULT_BUFFER_LEN};
+use httpspan::{Error, Field, KnownHeader, Limits, Span};
+
+fn main() -> ExitCode {
+    let mut kind = None;
+    let mut method = b"GET".to_vec();
+    let mut path = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--request" => kind = Some(MessageKind::Request),
+            "--response" => kind = Some(MessageKind::Response),
+            "--method" => method = args.next().unwrap_or_default().into_bytes(),
+            "-h" | "--help" => {
+                println!("usage: inspect [--request | --response] [--method M] [FILE]");
+                return ExitCode::SUCCESS;
+            }
+            _ => path = Some(arg),
+        }
+    }
+    let input = match &path {
+        Some(p) => std::fs::read(p).map_err(|e| format!("{p}: {e}")),
+        None => {
+            let mut buf = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut buf)
+                .map(|_| buf)
+                .map_err(|e| format!("stdin: {e}"))
+        }
+    };
+    let input = match input {
+        Ok(input) => input,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let kind = kind.unwrap_or(if input.starts_with(b"HTTP/") {
+        MessageKind::Response
+    } else {
+        MessageKind::Request
+    });
+    let mut out = String::new();
+    let ok = inspect(&input, kind, &method, &mut out);
+    print!("{out}");
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Decodes `input` and writes the report; returns false if the input was rejected.
+fn inspect(input: &[u8], kind: MessageKind, method: &[u8], out: &mut String) -> bool {
+    let mut decoder = Decoder::new(kind, vec![0u8; DEFAULT_BUFFER_LEN], Limits::DEFAULT);
+    decoder.set_request_method(method);
+    let mut rest = input;
+    let mut count = 0;
+    let mut body_len = 0u64;
+    let mut body_preview = Vec::new();
+    let mut body_start = None;
+    let report_end =
+        |out: &mut String, body_len: u64, preview: &[u8], start: Option<u64>| match start {
+            Some(start) if body_len > 0 => {
+                let _ = writeln!(
+                    out,
+                    "  body       {body_len} bytes, first at byte {start}: {}",
+                    escape(preview, 64)
+                );
+            }
+            _ => out.push_str("  body       none\n"),
+        };
+    loop {
+        let step = if rest.is_empty() {
+            decoder.finish().map(|e| (0, e))
+        } else {
+            decoder.decode(rest)
+        };
+        let (used, event) = match step {
+            Ok(step) => step,
+            Err(e) => {
+                error_report(input, &e, out);
+                return false;
+            }
+        };
+        match event {
+            Event::Head => {
+                count += 1;
+                body_len = 0;
+                body_preview.clear();
+                body_start = None;
+                head_report(&decoder, count, out);
+            }
+            Event::Body(range) => {
+                if body_start.is_none() {
+                    let consumed = input.len() - rest.len();
+                    body_start = Some((consumed + range.start) as u64);
+                }
+                body_len += range.len() as u64;
+                let room = 64usize.saturating_sub(body_preview.len());
+                body_preview.extend(rest[range].iter().take(room));
+            }
+            Event::Trailers => {
+                let base = decoder.trailer_offset();
+                let buf = decoder.trailer_bytes();
+                let _ = writeln!(
+                    out,
+                    "  trailers   {} at byte {base}",
+                    decoder.trailers().fields().len()
+                );
+                fields_report(decoder.trailers().fields(), buf, base, out);
+            }
+            Event::MessageEnd => report_end(out, body_len, &body_preview, body_start),
+            Event::NeedMore => {}
+            Event::Closed => {
+                let left = input.len() as u64 - decoder.position();
+                if left > 0 {
+                    let _ = writeln!(out, "\n{left} bytes after the last message are not HTTP/1.1 to this decoder (connection closed or switched protocols)");
+                }
+                break;
+            }
+            Event::Incomplete => {
+                let _ = writeln!(
+                    out,
+                    "\nincomplete: the input ends inside message {}",
+                    count.max(1)
+                );
+                break;
+            }
+        }
+        rest = &rest[used..];
+    }
+    if count == 0 {
+        out.push_str("no message in the input\n");
+    }
+    true
+}
+
+fn head_report<B: AsRef<[u8]> + AsMut<[u8]>>(decoder: &Decoder<B>, n: usize, out: &mut String) {
+    let buf = decoder.head_bytes();
+    let base = decoder.message_offset();
+    let span = |s: Span| format!("{}+{}", base + u64::from(s.off), s.len);
+    let (fields, bitmap, index, framing, keep_alive, chunked, length) =
+        if let Some(req) = decoder.request() {
+            let _ = writeln!(
+                out,
+                "request {n}: head of {} bytes at byte {base}",
+                buf.len()
+            );
+            let _ = writeln!(
+                out,
+                "  method     {:<11} {}",
+                span(req.method()),
+                escape(req.method().as_bytes(buf), 200)
+            );
+            let _ = writeln!(
+                out,
+                "  target     {:<11} {}",
+                span(req.target()),
+                escape(req.target().as_bytes(buf), 200)
+            );
+            let _ = writeln!(out, "  version    {:<11} {}", "", req.version().as_str());
+            let index = known_slots(|k| req.known_index(k));
+            (
+                req.fields(),
+                req.known_bitmap(),
+                index,
+                req.framing(),
+                req.keep_alive(),
+                req.is_chunked(),
+                req.content_length(),
+            )
+        } else if let Some(res) = decoder.response() {
+            let _ = writeln!(
+                out,
+                "response {n}: head of {} bytes at byte {base}",
+                buf.len()
+            );
+            let _ = writeln!(out, "  version    {:<11} {}", "", res.version().as_str());
+            let _ = writeln!(out, "  status     {:<11} {}", "", res.status());
+            let _ = writeln!(
+                out,
+                "  reason     {:<11} {}",
+                span(res.reason()),
+                escape(res.reason().as_bytes(buf), 200)
+            );
+            let index = known_slots(|k| res.known_index(k));
+            (
+                res.fields(),
+                res.known_bitmap(),
+                index,
+                res.framing(),
+                res.keep_alive(),
+                res.is_chunked(),
+                res.content_length(),
+            )
+        } else {
+            return;
+        };
+    let _ = writeln!(out, "  fields     {}", fields.len());
+    fields_report(fields, buf, base, out);
+    let present: Vec<String> = index
+        .iter()
+        .map(|(k, i)| format!("{}=#{i}", k.name()))
+        .collect();
+    let _ = writeln!(
+        out,
+        "  known      bitmap {bitmap:#018x}: {}",
+        if present.is_empty() {
+            "none".into()
+        } else {
+            present.join(" ")
+        }
+    );
+    let length = length.map_or("none".to_string(), |n| n.to_string());
+    let _ = writeln!(out, "  framing    {framing:?}, content-length {length}, chunked {chunked}, keep-alive {keep_alive}");
+}
+
+/// The known headers present, with the index of their first field, from the parser's O(1)
+/// index.
+fn known_slots(index_of: impl Fn(KnownHeader) -> Option<usize>) -> Vec<(KnownHeader, usize)> {
+    KnownHeader::ALL
+        .iter()
+        .filter_map(|&k| Some((k, index_of(k)?)))
+        .collect()
+}
+
+fn fields_report(fields: &[Field], buf: &[u8], base: u64, out: &mut String) {
+    for (i, f) in fields.iter().enumerate() {
+        let at = |s: Span| format!("{}+{}", base + u64::from(s.off), s.len);
+        let known = f.known().map_or(String::new(), |k| {
+            format!("  [known slot {}: {}]", k.slot(), k.name())
+        });
+        let _ = writeln!(
+            out,
+            "    #{i:<3} {:<11} {:<11} {}: {}{known}",
+            at(f.name),
+            at(f.value),
+            escape(f.name.as_bytes(buf), 60),
+            escape(f.value.as_bytes(buf), 80),
+        );
+    }
+}
+
+/// Prints the line holding the error with a caret under the offending byte.
+fn error_report(input: &[u8], e: &Error, out: &mut String) {
+    let offset = e.offset().min(input.len());
+    let line_start = input[..offset]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line_end = input[offset..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(input.len(), |i| offset + i + 1);
+    let line_no = input[..line_start].iter().filter(|&&b| b == b'\n').count() + 1;
+    let before = escape_raw(&input[line_start..offset]);
+    let shown = escape_raw(&input[line_start..line_end]);
+    let _ = writeln!(
+        out,
+        "error: {} ({}, {})",
+        e.message(),
+        e.kind().code(),
+        e.rfc()
+    );
+    let _ = writeln!(out, "  a server answers {}", e.status());
+    let _ = writeln!(
+        out,
+        "  at byte {}, line {line_no}, column {}",
+        e.offset(),
+        offset - line_start + 1
+    );
+    let gutter = line_no.to_string().len();
+    let _ = writeln!(out, "  {:gutter$} |", "");
+    let _ = writeln!(out, "  {line_no} | {shown}");
+    let _ = writeln!(
+        out,
+        "  {:gutter$} | {}^",
+        "",
+        " ".repeat(before.chars().count())
+    );
+}
+
+fn escape_raw(bytes: &[u8]) -> String {
+    let mut s = String::new();
+    for &b in bytes {
+        match b {
+            b'\r' => s.push_str("\\r"),
+            b'\n' => s.push_str("\\n"),
+            b'\t' => s.push_str("\\t"),
+            0x20..=0x7e => s.push(b as char),
+            _ => {
+                let _ = write!(s, "\\x{b:02x}");
+            }
+        }
+    }
+    s
+}
+
+fn escape(bytes: &[u8], max: usize) -> String {
+    let mut s = format!("\"{}\"", escape_raw(&bytes[..bytes.len().min(max)]));
+    if bytes.len() > max {
+        let _ = write!(s, "... ({} bytes)", bytes.len());
+    }
+    s
+}
