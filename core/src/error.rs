@@ -251,15 +251,15 @@ error_kinds! {
     /// A Host value that is not `uri-host [ ":" port ]`.
     InvalidHost => (400, "RFC 9112 3.2", "invalid Host value"),
     /// A Content-Length that is not 1*DIGIT.
-    InvalidContentLength => (400, "RFC 9110 8.6", "Content-Length must be digits only"),
+    InvalidContentLength => (400, "RFC 9110 8.6", "non-digit in Content-Length"),
     /// More than one Content-Length field line.
     DuplicateContentLength => (400, "RFC 9112 6.3", "more than one Content-Length field"),
     /// A Content-Length above 2^63-1.
-    ContentLengthTooLarge => (400, "RFC 9112 6.3", "Content-Length above 2^63-1"),
+    ContentLengthTooLarge => (400, "RFC 9112 6.3", "declared length above 2^63-1"),
     /// Both Content-Length and Transfer-Encoding.
     ContentLengthWithTransferEncoding => (400, "RFC 9112 6.3", "both Content-Length and Transfer-Encoding"),
     /// Transfer-Encoding in an HTTP/1.0 message.
-    TransferEncodingInHttp10 => (400, "RFC 9112 6.1", "Transfer-Encoding in an HTTP/1.0 message"),
+    TransferEncodingInHttp10 => (400, "RFC 9112 6.1", "transfer coding in an HTTP/1.0 message"),
     /// A Transfer-Encoding that is not a list of transfer-codings.
     InvalidTransferEncoding => (400, "RFC 9112 6.1", "invalid Transfer-Encoding"),
     /// A request whose last transfer coding is not chunked.

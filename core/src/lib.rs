@@ -83,6 +83,9 @@ pub mod stream;
 mod syntax;
 mod trailers;
 
+#[cfg(test)]
+mod tests;
+
 pub use chunked::{Chunk, ChunkedDecoder};
 pub use error::{Error, ErrorKind};
 pub use head::{Field, Framing, Status};

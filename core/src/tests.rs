@@ -1,0 +1,486 @@
+//! Tests of the head engine through the public types, and of the promises that need the
+//! crate's internals to observe (bytes scanned by the kernels).
+
+use std::format;
+use std::vec::Vec;
+
+use crate::scan::counter;
+use crate::*;
+
+const LARGE: &[u8] = include_bytes!("../testdata/request-large.http");
+const MEDIUM: &[u8] = include_bytes!("../testdata/request-medium.http");
+const RESPONSE_LARGE: &[u8] = include_bytes!("../testdata/response-large.http");
+
+/// Parses `buf` one byte longer at a time, as a server reading a slow client would.
+fn parse_growing(req: &mut Request, buf: &[u8]) -> Result<Status, Error> {
+    for end in 1..buf.len() {
+        match req.parse(&buf[..end])? {
+            Status::Partial => {}
+            done => return Ok(done),
+        }
+    }
+    req.parse(buf)
+}
+
+#[test]
+fn sizes_stay_small() {
+    assert_eq!(core::mem::size_of::<Span>(), 4);
+    assert!(core::mem::size_of::<ChunkedDecoder>() <= 16);
+    let request = core::mem::size_of::<Request>();
+    let response = core::mem::size_of::<Response>();
+    // 64 slots of 10 bytes are 640; the rest is the known-header index and parse state.
+    assert!(request <= 780, "Request is {request} bytes");
+    assert!(response <= 780, "Response is {response} bytes");
+}
+
+#[test]
+fn byte_by_byte_feed_scans_each_byte_a_bounded_number_of_times() {
+    assert_eq!(LARGE.len(), 733);
+    counter::take();
+    let mut req = Request::new();
+    assert_eq!(req.parse(LARGE), Ok(Status::Complete { head_len: 733 }));
+    let one_shot = counter::take();
+
+    let mut req = Request::new();
+    assert_eq!(
+        parse_growing(&mut req, LARGE),
+        Ok(Status::Complete { head_len: 733 })
+    );
+    let byte_by_byte = counter::take();
+
+    // One shot touches each byte about twice: once to find its line end, once to validate it.
+    assert!(one_shot <= 2 * LARGE.len(), "one shot scanned {one_shot}");
+    // Resuming continues the line-end search where it stopped: at most one extra byte per call.
+    assert!(
+        byte_by_byte <= one_shot + LARGE.len(),
+        "byte by byte scanned {byte_by_byte} bytes, one shot {one_shot}"
+    );
+}
+
+#[test]
+fn scanning_is_linear_in_the_head_length() {
+    // A head with ever longer lines: re-scanning a line on each resume would be quadratic.
+    for line_len in [10usize, 100, 1000] {
+        let mut head = Vec::from(&b"GET / HTTP/1.1\r\nHost: a\r\n"[..]);
+        for i in 0..5 {
+            head.extend_from_slice(format!("X-{i}: ").as_bytes());
+            head.extend(core::iter::repeat(b'v').take(line_len));
+            head.extend_from_slice(b"\r\n");
+        }
+        head.extend_from_slice(b"\r\n");
+        counter::take();
+        let mut req = Request::new();
+        assert!(parse_growing(&mut req, &head).unwrap().is_complete());
+        let scanned = counter::take();
+        assert!(
+            scanned <= 3 * head.len(),
+            "{} bytes scanned {scanned}",
+            head.len()
+        );
+    }
+}
+
+#[test]
+fn resumed_parse_equals_one_shot_for_every_prefix() {
+    let inputs: &[&[u8]] = &[
+        LARGE,
+        MEDIUM,
+        b"GET / HTTP/1.1\r\nHost: a\r\nX: a\x01b\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHost: a\r\nX: a\rb\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHost: a\r\n folded\r\n\r\n",
+        b"\r\n\r\n\r\nGET / HTTP/1.1\r\n",
+        b"GET /a#b HTTP/1.1\r\nHost: a\r\n\r\n",
+        b"GET / HTTP/1.1\r\n\r\n",
+        b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n",
+        b"GET / HTTP/1.1\nHost: a\r\n\r\n",
+    ];
+    for &input in inputs {
+        let whole = Request::new().parse(input);
+        let mut req = Request::new();
+        let grown = parse_growing(&mut req, input);
+        assert_eq!(
+            grown,
+            whole,
+            "{:?}",
+            std::string::String::from_utf8_lossy(input)
+        );
+    }
+}
+
+#[test]
+fn head_limit_is_inclusive_and_counts_from_the_request_line() {
+    let make = |total: usize, leading: &[u8]| {
+        let mut head = Vec::from(leading);
+        head.extend_from_slice(b"GET / HTTP/1.1\r\nHost: a\r\nX: ");
+        let filler = total - (head.len() - leading.len()) - 4;
+        head.extend(core::iter::repeat(b'x').take(filler));
+        head.extend_from_slice(b"\r\n\r\n");
+        assert_eq!(head.len() - leading.len(), total);
+        head
+    };
+    for leading in [&b""[..], b"\r\n\r\n"] {
+        let ok = make(8192, leading);
+        assert_eq!(
+            Request::new().parse(&ok),
+            Ok(Status::Complete { head_len: ok.len() })
+        );
+        let over = make(8193, leading);
+        let err = Request::new().parse(&over).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::HeadTooLarge, leading.len() + 8192)
+        );
+        assert_eq!(err.status(), 431);
+        let mut req = Request::new();
+        assert_eq!(parse_growing(&mut req, &over), Err(err));
+    }
+}
+
+#[test]
+fn a_request_line_over_the_limit_is_a_414() {
+    let mut limits = Limits::DEFAULT;
+    limits.max_head_bytes = 64;
+    let mut line = Vec::from(&b"GET /"[..]);
+    line.extend(core::iter::repeat(b'a').take(100));
+    let err = Request::with_limits(limits).parse(&line).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.offset(), err.status()),
+        (ErrorKind::TargetTooLong, 64, 414)
+    );
+}
+
+#[test]
+fn field_line_limit_and_slot_exhaustion() {
+    let head = |fields: usize| {
+        let mut h = Vec::from(&b"GET / HTTP/1.1\r\nHost: a\r\n"[..]);
+        for i in 1..fields {
+            h.extend_from_slice(format!("X-{i}: v\r\n").as_bytes());
+        }
+        h.extend_from_slice(b"\r\n");
+        h
+    };
+    let at_limit = head(64);
+    assert!(Request::new().parse(&at_limit).unwrap().is_complete());
+    assert_eq!(Request::new().fields().len(), 0);
+    let over = head(65);
+    let err = Request::new().parse(&over).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::TooManyFields);
+    assert_eq!(&over[err.offset()..err.offset() + 6], b"X-64: ");
+
+    let mut small = Request::<4>::default();
+    let err = small.parse(&head(10)).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::FieldSlotsExhausted);
+    assert_eq!(err.needed_slots(), Some(10));
+    assert_eq!(err.status(), 431);
+    assert!(format!("{err}").contains("needs 10 field slots"));
+    let mut enough = Request::<10>::default();
+    assert!(enough.parse(&head(10)).unwrap().is_complete());
+    assert_eq!(enough.fields().len(), 10);
+}
+
+#[test]
+fn known_headers_are_indexed_in_one_pass() {
+    let mut res = Response::new();
+    assert!(res.parse(RESPONSE_LARGE).unwrap().is_complete());
+    let buf = RESPONSE_LARGE;
+    assert_eq!(
+        res.get(KnownHeader::Server).unwrap().as_bytes(buf),
+        b"edge/2.4"
+    );
+    assert_eq!(
+        res.get(KnownHeader::SetCookie).unwrap().as_bytes(buf),
+        b"session=8b1e9a47f0d4; Path=/; HttpOnly; Secure"
+    );
+    assert_eq!(res.get(KnownHeader::Host), None);
+    assert_eq!(
+        res.find(buf, b"server-timing").unwrap().as_bytes(buf),
+        b"db;dur=12.4, app;dur=31.9"
+    );
+    assert_eq!(res.find(buf, b"SERVER").unwrap().as_bytes(buf), b"edge/2.4");
+    let bits = res.known_bitmap().count_ones() as usize;
+    let known_fields = res.fields().iter().filter(|f| f.known().is_some()).count();
+    assert_eq!(
+        bits, known_fields,
+        "each known header appears once in this head"
+    );
+    for f in res.fields() {
+        if let Some(k) = f.known() {
+            assert_eq!(res.fields()[res.known_index(k).unwrap()], *f);
+        }
+    }
+}
+
+#[test]
+fn first_of_repeated_known_headers_is_indexed_and_all_are_iterable() {
+    let buf = b"HTTP/1.1 200 OK\r\nSet-Cookie: a=1\r\nset-cookie: b=2\r\nContent-Length: 0\r\n\r\n";
+    let mut res = Response::new();
+    res.parse(buf).unwrap();
+    assert_eq!(
+        res.get(KnownHeader::SetCookie).unwrap().as_bytes(buf),
+        b"a=1"
+    );
+    let cookies: Vec<&[u8]> = res
+        .fields()
+        .iter()
+        .filter(|f| f.known() == Some(KnownHeader::SetCookie))
+        .map(|f| f.value.as_bytes(buf))
+        .collect();
+    assert_eq!(cookies, [&b"a=1"[..], b"b=2"]);
+}
+
+#[test]
+fn reset_makes_the_parser_reusable() {
+    let mut req = Request::new();
+    let first =
+        b"POST /a HTTP/1.0\r\nContent-Length: 3\r\nConnection: keep-alive\r\nCookie: x\r\n\r\n";
+    req.parse(first).unwrap();
+    assert_eq!((req.content_length(), req.keep_alive()), (Some(3), true));
+    req.reset();
+    let second = b"GET /b HTTP/1.1\r\nHost: h\r\n\r\n";
+    assert!(req.parse(second).unwrap().is_complete());
+    assert_eq!(req.target().as_bytes(second), b"/b");
+    assert_eq!(req.fields().len(), 1);
+    assert_eq!(req.get(KnownHeader::Cookie), None);
+    assert_eq!(req.content_length(), None);
+    assert_eq!(req.framing(), Framing::NoBody);
+}
+
+#[test]
+fn values_are_trimmed_and_may_be_empty() {
+    let buf = b"GET / HTTP/1.1\r\nHost:\t a \t\r\nX-Empty:\r\nX-Spaces:   \r\nX-In: a  b\r\n\r\n";
+    let mut req = Request::new();
+    req.parse(buf).unwrap();
+    let values: Vec<&[u8]> = req.fields().iter().map(|f| f.value.as_bytes(buf)).collect();
+    assert_eq!(values, [&b"a"[..], b"", b"", b"a  b"]);
+}
+
+#[test]
+fn framing_and_keep_alive_follow_the_policy() {
+    let cases: &[(&[u8], Framing, bool)] = &[
+        (b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", Framing::NoBody, true),
+        (b"GET / HTTP/1.0\r\n\r\n", Framing::NoBody, false),
+        (b"GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n", Framing::NoBody, true),
+        (b"GET / HTTP/1.1\r\nHost: a\r\nConnection: keep-alive, close\r\n\r\n", Framing::NoBody, false),
+        (b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n", Framing::Length(10), true),
+        (b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: Chunked\r\n\r\n", Framing::Chunked, true),
+    ];
+    for (buf, framing, keep_alive) in cases {
+        let mut req = Request::new();
+        req.parse(buf).unwrap();
+        assert_eq!(
+            (req.framing(), req.keep_alive()),
+            (*framing, *keep_alive),
+            "{:?}",
+            std::string::String::from_utf8_lossy(buf)
+        );
+    }
+    let responses: &[(&[u8], &[u8], Framing, bool)] = &[
+        (
+            b"HTTP/1.1 200 OK\r\n\r\n",
+            b"GET",
+            Framing::UntilClose,
+            false,
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\n",
+            b"GET",
+            Framing::UntilClose,
+            false,
+        ),
+        (
+            b"HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\n",
+            b"GET",
+            Framing::NoBody,
+            true,
+        ),
+        (
+            b"HTTP/1.1 304 Not Modified\r\n\r\n",
+            b"GET",
+            Framing::NoBody,
+            true,
+        ),
+        (
+            b"HTTP/1.1 103 Early Hints\r\n\r\n",
+            b"GET",
+            Framing::NoBody,
+            true,
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n",
+            b"HEAD",
+            Framing::NoBody,
+            true,
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n",
+            b"GET",
+            Framing::Chunked,
+            true,
+        ),
+        (
+            b"HTTP/1.1 200 Connection established\r\n\r\n",
+            b"CONNECT",
+            Framing::NoBody,
+            true,
+        ),
+        (
+            b"HTTP/1.0 200 OK\r\nContent-Length: 1\r\n\r\n",
+            b"GET",
+            Framing::Length(1),
+            false,
+        ),
+    ];
+    for (buf, method, framing, keep_alive) in responses {
+        let mut res = Response::new();
+        res.set_request_method(method);
+        res.parse(buf).unwrap();
+        assert_eq!(
+            (res.framing(), res.keep_alive()),
+            (*framing, *keep_alive),
+            "{:?}",
+            std::string::String::from_utf8_lossy(buf)
+        );
+    }
+}
+
+#[test]
+fn errors_point_at_the_offending_byte() {
+    let cases: &[(&[u8], ErrorKind, usize)] = &[
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\nX-Y : z\r\n\r\n",
+            ErrorKind::WhitespaceBeforeColon,
+            28,
+        ),
+        (
+            b"GET / HTTP/1.1\r\n Host: a\r\n\r\n",
+            ErrorKind::WhitespaceBeforeFirstField,
+            16,
+        ),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\n\tb\r\n\r\n",
+            ErrorKind::ObsFold,
+            25,
+        ),
+        (b"GET  / HTTP/1.1\r\n", ErrorKind::InvalidRequestLine, 4),
+        (b"GET / HTTP/1.1 \r\n", ErrorKind::InvalidVersion, 14),
+        (b"GET / HTTP/2.0\r\n", ErrorKind::UnsupportedVersion, 6),
+        (b"G@T / HTTP/1.1\r\n", ErrorKind::InvalidMethod, 1),
+        (
+            b"GET /a%g0 HTTP/1.1\r\n",
+            ErrorKind::InvalidPercentEncoding,
+            6,
+        ),
+        (b"GET /a\"b HTTP/1.1\r\n", ErrorKind::InvalidTarget, 6),
+        (b"GET / HTTP/1.1\r\nHost: a\x00\r\n\r\n", ErrorKind::Nul, 23),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+            ErrorKind::DuplicateHost,
+            25,
+        ),
+        (
+            b"GET / HTTP/1.1\r\nHost: a b\r\n\r\n",
+            ErrorKind::InvalidHost,
+            23,
+        ),
+        (
+            b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\n",
+            ErrorKind::DuplicateContentLength,
+            45,
+        ),
+        (
+            b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1 \x0b\r\n\r\n",
+            ErrorKind::InvalidFieldValue,
+            44,
+        ),
+        (
+            b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, chunked\r\n\r\n",
+            ErrorKind::ChunkedTwice,
+            54,
+        ),
+        (
+            b"POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n",
+            ErrorKind::TransferEncodingInHttp10,
+            17,
+        ),
+        (
+            b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, gzip\r\n\r\n",
+            ErrorKind::ChunkedNotLast,
+            26,
+        ),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close;x\r\n\r\n",
+            ErrorKind::InvalidConnection,
+            42,
+        ),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\nNoColon\r\n\r\n",
+            ErrorKind::MissingColon,
+            32,
+        ),
+    ];
+    for (buf, kind, offset) in cases {
+        let err = Request::new().parse(buf).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (*kind, *offset),
+            "{:?}",
+            std::string::String::from_utf8_lossy(buf)
+        );
+    }
+    let responses: &[(&[u8], ErrorKind, usize)] = &[
+        (b"HTTP/1.1 2000 OK\r\n", ErrorKind::InvalidStatusCode, 12),
+        (b"HTTP/1.1 099 X\r\n", ErrorKind::InvalidStatusCode, 9),
+        (b"HTTP/1.1 200 O\x7fK\r\n", ErrorKind::InvalidReason, 14),
+        (b"HTTP/1.1 200\tOK\r\n", ErrorKind::InvalidStatusLine, 12),
+        (
+            b"\r\nHTTP/1.1 200 OK\r\n",
+            ErrorKind::EmptyLineBeforeStatusLine,
+            0,
+        ),
+        (b"HTTP/1.1\r\n", ErrorKind::InvalidStatusLine, 8),
+    ];
+    for (buf, kind, offset) in responses {
+        let err = Response::new().parse(buf).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (*kind, *offset),
+            "{:?}",
+            std::string::String::from_utf8_lossy(buf)
+        );
+    }
+}
+
+#[test]
+fn a_status_line_without_reason_is_accepted() {
+    for buf in [&b"HTTP/1.1 200\r\n\r\n"[..], b"HTTP/1.1 200 \r\n\r\n"] {
+        let mut res = Response::new();
+        assert!(res.parse(buf).unwrap().is_complete());
+        assert_eq!((res.status(), res.reason().len), (200, 0));
+    }
+}
+
+#[test]
+fn every_error_kind_has_a_status_a_section_and_a_lowercase_message() {
+    for &kind in ErrorKind::ALL {
+        assert!(
+            [400, 413, 414, 431, 505].contains(&kind.status()),
+            "{kind:?}"
+        );
+        assert!(kind.rfc().starts_with("RFC "), "{kind:?}");
+        let message = kind.message();
+        assert!(!message.ends_with('.'), "{kind:?}");
+        // Lowercase, except for acronyms such as NUL, LF or CONNECT.
+        let first_word = message.split(' ').next().unwrap();
+        let acronym = first_word.chars().all(|c| !c.is_lowercase());
+        assert!(
+            acronym || first_word.starts_with(|c: char| c.is_lowercase()),
+            "{kind:?}"
+        );
+        assert!(kind
+            .code()
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b == b'_' || b.is_ascii_digit()));
+    }
+    let codes: std::collections::BTreeSet<_> = ErrorKind::ALL.iter().map(|k| k.code()).collect();
+    assert_eq!(codes.len(), ErrorKind::ALL.len(), "codes are unique");
+}
