@@ -86,6 +86,11 @@ mod trailers;
 #[cfg(test)]
 mod tests;
 
+/// The README's example compiles and runs as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
+
 pub use chunked::{Chunk, ChunkedDecoder};
 pub use error::{Error, ErrorKind};
 pub use head::{Field, Framing, Status};

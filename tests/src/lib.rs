@@ -181,7 +181,7 @@ fn parse_case(line: &str) -> Result<Case, (Option<String>, String)> {
             let m = m
                 .as_str()
                 .ok_or_else(|| bad("`request_method` entries must be strings".into()))?;
-            request_methods.push(latin1(m).map_err(|e| bad(e))?);
+            request_methods.push(latin1(m).map_err(&bad)?);
         }
     }
     let expect = match obj.get("expect") {

@@ -1,0 +1,44 @@
+# httpspan: the two commands a new machine needs are `make inspect` and `make test`.
+# Both install what is missing first and are safe to run again.
+
+CARGO ?= cargo
+# The message the inspector shows when no FILE is given.
+FILE ?= core/testdata/request-large.http
+VECTORS ?= tests/vectors
+
+.PHONY: help inspect test setup fmt-check clippy rust-tests no-std doc conformance
+
+help:
+	@echo "make inspect [FILE=path]   show how httpspan parses a raw HTTP/1.1 stream"
+	@echo "make test                  run every check: fmt, clippy, tests, docs, conformance vectors"
+
+# Rust comes with rustup on these machines; add the components the checks use if they are
+# missing (rustup is a no-op when they are present).
+setup:
+	@command -v $(CARGO) >/dev/null || { echo "error: cargo not found; install Rust with rustup first" >&2; exit 1; }
+	@$(CARGO) fmt --version >/dev/null 2>&1 || rustup component add rustfmt
+	@$(CARGO) clippy --version >/dev/null 2>&1 || rustup component add clippy
+
+inspect: setup
+	$(CARGO) run --quiet -p httpspan --example inspect -- $(FILE)
+
+fmt-check: setup
+	$(CARGO) fmt --all --check
+
+clippy: setup
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+rust-tests: setup
+	$(CARGO) test --workspace
+
+# The crate must build without std (the `std` feature only adds std::error::Error).
+no-std: setup
+	$(CARGO) build -p httpspan --no-default-features
+
+doc: setup
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
+
+conformance: setup
+	$(CARGO) run --release -p conformance -- $(VECTORS)
+
+test: fmt-check clippy rust-tests no-std doc conformance
