@@ -277,7 +277,9 @@ mod tests {
             let mut input = piece;
             let mut base = offset;
             loop {
-                let (used, chunk) = decoder.decode(input, limits).map_err(|e| e.shifted(base))?;
+                let (used, chunk) = decoder
+                    .decode(input, limits)
+                    .map_err(|e| e.shifted(base as u64))?;
                 match chunk {
                     Chunk::Data(r) => data.extend_from_slice(&input[r]),
                     Chunk::TrailerSection => return Ok((data, base + used)),

@@ -346,12 +346,14 @@ impl Error {
     }
 
     /// The same error with its offset moved by `base`, for errors found in a piece of a stream.
+    /// Saturates where `usize` cannot hold a stream offset (beyond 4 GiB on 32-bit targets).
     #[inline]
-    pub(crate) const fn shifted(self, base: usize) -> Error {
-        Error {
-            offset: self.offset.saturating_add(base),
-            ..self
-        }
+    pub(crate) fn shifted(self, base: u64) -> Error {
+        let offset = usize::try_from(base)
+            .ok()
+            .and_then(|base| self.offset.checked_add(base))
+            .unwrap_or(usize::MAX);
+        Error { offset, ..self }
     }
 
     /// What was wrong.

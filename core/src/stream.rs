@@ -284,6 +284,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
                         Parser::Request(req) => req.reset(),
                         Parser::Response(res) => res.reset(),
                     }
+                    self.trailers.reset();
                     self.filled = 0;
                     self.head_len = 0;
                     self.message_start = self.position;
@@ -301,10 +302,10 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
                         Parser::Response(res) => res.parse(&buf[..self.filled + n]),
                     };
                     match parsed {
-                        Err(e) => return self.fail(e.shifted(self.message_start as usize)),
+                        Err(e) => return self.fail(e.shifted(self.message_start)),
                         Ok(Status::Partial) if self.filled + n == buf.len() => {
-                            let at = self.message_start as usize + buf.len();
-                            return self.fail(Error::new(ErrorKind::HeadTooLarge, at));
+                            let error = Error::new(ErrorKind::HeadTooLarge, buf.len());
+                            return self.fail(error.shifted(self.message_start));
                         }
                         Ok(Status::Partial) => {
                             self.filled += n;
@@ -364,7 +365,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
                 State::Chunked => {
                     let (n, chunk) = match self.chunked.decode(rest, &self.limits) {
                         Ok(found) => found,
-                        Err(e) => return self.fail(e.shifted(self.position as usize)),
+                        Err(e) => return self.fail(e.shifted(self.position)),
                     };
                     match chunk {
                         Chunk::Data(range) => {
@@ -401,10 +402,11 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
                     buf[self.filled..self.filled + n].copy_from_slice(&rest[..n]);
                     let section = &buf[self.head_len..self.filled + n];
                     match self.trailers.parse(section) {
-                        Err(e) => return self.fail(e.shifted(self.trailer_start as usize)),
+                        Err(e) => return self.fail(e.shifted(self.trailer_start)),
                         Ok(Status::Partial) if self.filled + n == buf.len() => {
-                            let at = self.trailer_start as usize + (buf.len() - self.head_len);
-                            return self.fail(Error::new(ErrorKind::TrailersTooLarge, at));
+                            let error =
+                                Error::new(ErrorKind::TrailersTooLarge, buf.len() - self.head_len);
+                            return self.fail(error.shifted(self.trailer_start));
                         }
                         Ok(Status::Partial) => {
                             self.filled += n;

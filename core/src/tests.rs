@@ -484,3 +484,155 @@ fn every_error_kind_has_a_status_a_section_and_a_lowercase_message() {
     let codes: std::collections::BTreeSet<_> = ErrorKind::ALL.iter().map(|k| k.code()).collect();
     assert_eq!(codes.len(), ErrorKind::ALL.len(), "codes are unique");
 }
+
+mod stream_decoder {
+    use super::*;
+    use crate::stream::{Decoder, Event, MessageKind};
+    use std::vec;
+
+    /// Runs `input` through a decoder in one piece; returns the events (body ranges resolved
+    /// to bytes) or the error.
+    fn events(
+        decoder: &mut Decoder<Vec<u8>>,
+        input: &[u8],
+    ) -> (Vec<(Event, Vec<u8>)>, Option<Error>) {
+        let mut out = Vec::new();
+        let mut rest = input;
+        loop {
+            match decoder.decode(rest) {
+                Ok((used, event)) => {
+                    let bytes = match &event {
+                        Event::Body(r) => rest[r.clone()].to_vec(),
+                        _ => Vec::new(),
+                    };
+                    let stop = matches!(event, Event::NeedMore | Event::Closed);
+                    out.push((event, bytes));
+                    rest = &rest[used..];
+                    if stop {
+                        return (out, None);
+                    }
+                }
+                Err(e) => return (out, Some(e)),
+            }
+        }
+    }
+
+    #[test]
+    fn error_offsets_count_from_the_start_of_the_stream() {
+        let first = b"GET /1 HTTP/1.1\r\nHost: a\r\n\r\n";
+        let mut input = Vec::from(&first[..]);
+        input.extend_from_slice(b"GET /2 HTTP/1.1\r\nHost : a\r\n\r\n");
+        let mut decoder = Decoder::for_requests(vec![0; 256]);
+        let (_, error) = events(&mut decoder, &input);
+        let error = error.unwrap();
+        assert_eq!(error.kind(), ErrorKind::WhitespaceBeforeColon);
+        assert_eq!(error.offset(), first.len() + 21);
+        // Nothing after a framing error is read: the same error comes back.
+        assert_eq!(decoder.decode(b"GET / HTTP/1.1\r\n"), Err(error));
+        assert_eq!(decoder.finish(), Err(error));
+    }
+
+    #[test]
+    fn body_limit_applies_to_every_framing() {
+        let mut limits = Limits::DEFAULT;
+        limits.max_body_bytes = Some(4);
+        let cases: &[(MessageKind, &[u8], Option<usize>)] = &[
+            (MessageKind::Request, b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\nabcd", None),
+            (MessageKind::Request, b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nabcde", Some(51)),
+            (MessageKind::Request, b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n", Some(68)),
+            (MessageKind::Response, b"HTTP/1.1 200 OK\r\n\r\nabcdef", Some(23)),
+        ];
+        for (kind, input, offset) in cases {
+            let mut decoder = Decoder::new(*kind, vec![0; 1024], limits);
+            let (_, error) = events(&mut decoder, input);
+            assert_eq!(
+                error.map(|e| (e.kind(), e.offset())),
+                offset.map(|o| (ErrorKind::BodyTooLarge, o))
+            );
+        }
+    }
+
+    #[test]
+    fn a_small_buffer_lowers_the_head_limit() {
+        let mut decoder = Decoder::for_requests(vec![0; 20]);
+        let (_, error) = events(&mut decoder, b"GET / HTTP/1.1\r\nHost: example.com\r\n\r\n");
+        let error = error.unwrap();
+        assert_eq!(
+            (error.kind(), error.offset()),
+            (ErrorKind::HeadTooLarge, 20)
+        );
+    }
+
+    #[test]
+    fn closed_after_close_and_after_101() {
+        let mut decoder = Decoder::for_requests(vec![0; 256]);
+        let (got, _) = events(
+            &mut decoder,
+            b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\nNOT HTTP",
+        );
+        let kinds: Vec<Event> = got.into_iter().map(|(e, _)| e).collect();
+        assert_eq!(kinds, [Event::Head, Event::MessageEnd, Event::Closed]);
+        assert_eq!(decoder.position(), 46);
+
+        let mut decoder = Decoder::for_responses(vec![0; 256]);
+        let (got, _) = events(
+            &mut decoder,
+            b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n\x81\x00",
+        );
+        let kinds: Vec<Event> = got.into_iter().map(|(e, _)| e).collect();
+        assert_eq!(kinds, [Event::Head, Event::MessageEnd, Event::Closed]);
+    }
+
+    #[test]
+    fn finish_reports_until_close_bodies_and_incomplete_messages() {
+        let mut decoder = Decoder::for_responses(vec![0; 256]);
+        let (got, _) = events(&mut decoder, b"HTTP/1.0 200 OK\r\n\r\nall of it");
+        assert_eq!(got.last().unwrap().0, Event::NeedMore);
+        assert_eq!(got[1], (Event::Body(0..9), b"all of it".to_vec()));
+        assert_eq!(decoder.finish(), Ok(Event::MessageEnd));
+        assert_eq!(decoder.finish(), Ok(Event::Closed));
+
+        let mut decoder = Decoder::for_requests(vec![0; 256]);
+        events(&mut decoder, b"GET / HTTP/1.1\r\nHo");
+        assert_eq!(decoder.finish(), Ok(Event::Incomplete));
+
+        let mut decoder = Decoder::for_requests(vec![0; 256]);
+        events(&mut decoder, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n\r\n");
+        assert_eq!(decoder.finish(), Ok(Event::Closed));
+    }
+
+    #[test]
+    fn trailers_are_parsed_with_the_field_rules() {
+        let mut decoder = Decoder::for_requests(vec![0; 256]);
+        let input = b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\nChecksum: 1\r\nBad : x\r\n\r\n";
+        let (_, error) = events(&mut decoder, input);
+        let error = error.unwrap();
+        assert_eq!(error.kind(), ErrorKind::WhitespaceBeforeColon);
+        assert_eq!(&input[error.offset() - 3..error.offset()], b"Bad");
+
+        let mut decoder = Decoder::for_requests(vec![0; 256]);
+        let input = b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nChecksum: 1\r\n\r\n";
+        let mut rest = &input[..];
+        loop {
+            let (used, event) = decoder.decode(rest).unwrap();
+            rest = &rest[used..];
+            if event == Event::Trailers {
+                break;
+            }
+            assert_ne!(event, Event::NeedMore);
+        }
+        let bytes = decoder.trailer_bytes();
+        assert_eq!(
+            decoder
+                .trailers()
+                .find(bytes, b"checksum")
+                .unwrap()
+                .as_bytes(bytes),
+            b"1"
+        );
+        assert_eq!(decoder.decode(rest), Ok((0, Event::MessageEnd)));
+        // The next call starts the next message and forgets this one's trailers.
+        assert_eq!(decoder.decode(rest), Ok((0, Event::NeedMore)));
+        assert!(decoder.trailers().fields().is_empty());
+    }
+}
