@@ -49,7 +49,7 @@
 //!   Transfer-Encoding, duplicate Content-Length, chunked not last: all are errors. The rules
 //!   are listed in `docs/conformance.md`.
 //! - **Spans, not copies.** A [`Span`] is a `u16` offset and a `u16` length into your buffer.
-//!   [`Request`] is about 750 bytes, lives on the stack, and [`Request::reset`] clears only a
+//!   [`Request`] is 760 bytes, lives on the stack, and [`Request::reset`] clears only a
 //!   few dozen of them.
 //! - **Framing in the same pass.** Content-Length, Transfer-Encoding, Connection and Host are
 //!   checked as their lines are read, so [`Request::framing`] and [`Request::keep_alive`] are

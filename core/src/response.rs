@@ -202,9 +202,10 @@ impl<const N: usize> Response<N> {
         self.head.content_length()
     }
 
-    /// Whether Transfer-Encoding ends in chunked.
+    /// Whether the body is chunked: Transfer-Encoding ends in chunked and the response has a
+    /// body at all (a 204, a 304 or an answer to HEAD has none, whatever its fields say).
     pub fn is_chunked(&self) -> bool {
-        self.head.is_chunked()
+        self.framing() == Framing::Chunked
     }
 
     /// An interim 1xx response other than 101: the final response to the same request follows.
