@@ -76,6 +76,47 @@ impl Field {
     }
 }
 
+/// The accessors that requests, responses and trailer sections share, delegating to their
+/// `head: Head<N>` field.
+macro_rules! field_accessors {
+    () => {
+        /// Whether the whole head has been parsed.
+        pub fn is_complete(&self) -> bool {
+            self.head.is_complete()
+        }
+
+        /// The field lines, in order.
+        pub fn fields(&self) -> &[$crate::Field] {
+            self.head.fields()
+        }
+
+        /// The value of the first field with this known name, in O(1).
+        #[inline]
+        pub fn get(&self, known: $crate::KnownHeader) -> Option<$crate::Span> {
+            self.head.get(known)
+        }
+
+        /// The value of the first field named `name`, compared case-insensitively. Known names
+        /// are found in O(1); others by a scan of the fields, which needs the parsed buffer
+        /// because spans hold no bytes.
+        pub fn find(&self, buf: &[u8], name: &[u8]) -> Option<$crate::Span> {
+            self.head.find(buf, name)
+        }
+
+        /// Which known headers are present: bit `k.slot()` for each
+        /// [`KnownHeader`]($crate::KnownHeader) `k`.
+        pub fn known_bitmap(&self) -> u64 {
+            self.head.known_bitmap()
+        }
+
+        /// The index in [`fields`](Self::fields) of the first field with this known name.
+        pub fn known_index(&self, known: $crate::KnownHeader) -> Option<usize> {
+            self.head.known_index(known)
+        }
+    };
+}
+pub(crate) use field_accessors;
+
 /// Which kind of head the engine is parsing.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum HeadKind {

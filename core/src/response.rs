@@ -1,8 +1,7 @@
 //! Responses.
 
 use crate::error::{Error, ErrorKind};
-use crate::head::{Field, Framing, Head, HeadKind, StartLine, Status};
-use crate::known::KnownHeader;
+use crate::head::{field_accessors, Framing, Head, HeadKind, StartLine, Status};
 use crate::limits::Limits;
 use crate::scan;
 use crate::span::Span;
@@ -150,10 +149,7 @@ impl<const N: usize> Response<N> {
         self.line = StatusLine::default();
     }
 
-    /// Whether a complete head has been parsed.
-    pub fn is_complete(&self) -> bool {
-        self.head.is_complete()
-    }
+    field_accessors!();
 
     /// The HTTP version.
     pub fn version(&self) -> Version {
@@ -168,33 +164,6 @@ impl<const N: usize> Response<N> {
     /// The reason phrase, as sent; may be empty.
     pub fn reason(&self) -> Span {
         self.line.reason
-    }
-
-    /// The field lines, in order.
-    pub fn fields(&self) -> &[Field] {
-        self.head.fields()
-    }
-
-    /// The value of the first field with this known name, in O(1).
-    #[inline]
-    pub fn get(&self, known: KnownHeader) -> Option<Span> {
-        self.head.get(known)
-    }
-
-    /// The value of the first field named `name`, compared case-insensitively. Known names are
-    /// found in O(1); others by a scan of the fields, which needs the parsed buffer.
-    pub fn find(&self, buf: &[u8], name: &[u8]) -> Option<Span> {
-        self.head.find(buf, name)
-    }
-
-    /// Which known headers are present: bit `k.slot()` for each [`KnownHeader`] `k`.
-    pub fn known_bitmap(&self) -> u64 {
-        self.head.known_bitmap()
-    }
-
-    /// The index in [`fields`](Self::fields) of the first field with this known name.
-    pub fn known_index(&self, known: KnownHeader) -> Option<usize> {
-        self.head.known_index(known)
     }
 
     /// The declared Content-Length.

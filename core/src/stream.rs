@@ -140,6 +140,54 @@ pub const fn buffer_len(limits: &Limits) -> usize {
     limits.max_head_bytes as usize + 4 + trailers
 }
 
+/// What [`fill_and_parse`] did with a piece of input.
+enum Fill {
+    /// All of the piece was taken and the section is still incomplete.
+    Partial { taken: usize },
+    /// The section is complete: `len` bytes long, of which `taken` came from this piece.
+    Complete { taken: usize, len: usize },
+}
+
+/// Appends what fits of `input` to `buf[..*filled]` and parses the section that starts at
+/// `start` (a head at 0, or a trailer section after the head) with `parse`, which resumes where
+/// its previous call stopped. Bytes copied past the end of a complete section are dropped again.
+/// Error offsets are relative to `start`. A section that does not fit in `buf` is too large:
+/// `head_too_large` at 0, `trailers_too_large` after it.
+fn fill_and_parse(
+    buf: &mut [u8],
+    filled: &mut usize,
+    start: usize,
+    input: &[u8],
+    parse: impl FnOnce(&[u8]) -> Result<Status, Error>,
+) -> Result<Fill, Error> {
+    if input.is_empty() {
+        return Ok(Fill::Partial { taken: 0 });
+    }
+    let n = input.len().min(buf.len() - *filled);
+    buf[*filled..*filled + n].copy_from_slice(&input[..n]);
+    match parse(&buf[start..*filled + n])? {
+        Status::Complete { head_len } => {
+            let taken = start + head_len - *filled;
+            *filled = start + head_len;
+            Ok(Fill::Complete {
+                taken,
+                len: head_len,
+            })
+        }
+        Status::Partial if *filled + n == buf.len() => {
+            let kind = match start {
+                0 => ErrorKind::HeadTooLarge,
+                _ => ErrorKind::TrailersTooLarge,
+            };
+            Err(Error::new(kind, buf.len() - start))
+        }
+        Status::Partial => {
+            *filled += n;
+            Ok(Fill::Partial { taken: n })
+        }
+    }
+}
+
 impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
     /// A decoder for a stream of requests, with the default limits.
     pub fn for_requests(buf: B) -> Self {
@@ -291,51 +339,44 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
                     self.state = State::Head;
                 }
                 State::Head => {
-                    if rest.is_empty() {
-                        return Ok((used, Event::NeedMore));
-                    }
-                    let buf = self.buf.as_mut();
-                    let n = rest.len().min(buf.len() - self.filled);
-                    buf[self.filled..self.filled + n].copy_from_slice(&rest[..n]);
-                    let parsed = match &mut self.parser {
-                        Parser::Request(req) => req.parse(&buf[..self.filled + n]),
-                        Parser::Response(res) => res.parse(&buf[..self.filled + n]),
-                    };
-                    match parsed {
+                    let parser = &mut self.parser;
+                    let step =
+                        fill_and_parse(self.buf.as_mut(), &mut self.filled, 0, rest, |head| {
+                            match parser {
+                                Parser::Request(req) => req.parse(head),
+                                Parser::Response(res) => res.parse(head),
+                            }
+                        });
+                    let head_len = match step {
                         Err(e) => return self.fail(e.shifted(self.message_start)),
-                        Ok(Status::Partial) if self.filled + n == buf.len() => {
-                            let error = Error::new(ErrorKind::HeadTooLarge, buf.len());
-                            return self.fail(error.shifted(self.message_start));
-                        }
-                        Ok(Status::Partial) => {
-                            self.filled += n;
-                            self.position += n as u64;
-                            return Ok((used + n, Event::NeedMore));
-                        }
-                        Ok(Status::Complete { head_len }) => {
-                            let taken = head_len - self.filled;
-                            self.filled = head_len;
-                            self.head_len = head_len;
+                        Ok(Fill::Partial { taken }) => {
                             self.position += taken as u64;
-                            self.body_len = 0;
-                            self.state = match self.framing() {
-                                Framing::NoBody | Framing::Length(0) => State::End,
-                                Framing::Length(n) => {
-                                    if let Err(e) = self.count_body(n, self.position) {
-                                        return self.fail(e);
-                                    }
-                                    self.body_len = 0;
-                                    State::Length(n)
-                                }
-                                Framing::Chunked => {
-                                    self.chunked = ChunkedDecoder::new();
-                                    State::Chunked
-                                }
-                                Framing::UntilClose => State::UntilClose,
-                            };
-                            return Ok((used + taken, Event::Head));
+                            return Ok((used + taken, Event::NeedMore));
                         }
-                    }
+                        Ok(Fill::Complete { taken, len }) => {
+                            self.position += taken as u64;
+                            used += taken;
+                            len
+                        }
+                    };
+                    self.head_len = head_len;
+                    self.body_len = 0;
+                    self.state = match self.framing() {
+                        Framing::NoBody | Framing::Length(0) => State::End,
+                        Framing::Length(n) => {
+                            if let Err(e) = self.count_body(n, self.position) {
+                                return self.fail(e);
+                            }
+                            self.body_len = 0;
+                            State::Length(n)
+                        }
+                        Framing::Chunked => {
+                            self.chunked = ChunkedDecoder::new();
+                            State::Chunked
+                        }
+                        Framing::UntilClose => State::UntilClose,
+                    };
+                    return Ok((used, Event::Head));
                 }
                 State::Length(remaining) => {
                     if rest.is_empty() {
@@ -394,34 +435,27 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
                     }
                 }
                 State::Trailers => {
-                    if rest.is_empty() {
-                        return Ok((used, Event::NeedMore));
-                    }
-                    let buf = self.buf.as_mut();
-                    let n = rest.len().min(buf.len() - self.filled);
-                    buf[self.filled..self.filled + n].copy_from_slice(&rest[..n]);
-                    let section = &buf[self.head_len..self.filled + n];
-                    match self.trailers.parse(section) {
+                    let trailers = &mut self.trailers;
+                    let step = fill_and_parse(
+                        self.buf.as_mut(),
+                        &mut self.filled,
+                        self.head_len,
+                        rest,
+                        |section| trailers.parse(section),
+                    );
+                    match step {
                         Err(e) => return self.fail(e.shifted(self.trailer_start)),
-                        Ok(Status::Partial) if self.filled + n == buf.len() => {
-                            let error =
-                                Error::new(ErrorKind::TrailersTooLarge, buf.len() - self.head_len);
-                            return self.fail(error.shifted(self.trailer_start));
-                        }
-                        Ok(Status::Partial) => {
-                            self.filled += n;
-                            self.position += n as u64;
-                            return Ok((used + n, Event::NeedMore));
-                        }
-                        Ok(Status::Complete { head_len: len }) => {
-                            let taken = self.head_len + len - self.filled;
-                            self.filled = self.head_len + len;
+                        Ok(Fill::Partial { taken }) => {
                             self.position += taken as u64;
+                            return Ok((used + taken, Event::NeedMore));
+                        }
+                        Ok(Fill::Complete { taken, .. }) => {
+                            self.position += taken as u64;
+                            used += taken;
                             self.state = State::End;
                             if !self.trailers.fields().is_empty() {
-                                return Ok((used + taken, Event::Trailers));
+                                return Ok((used, Event::Trailers));
                             }
-                            used += taken;
                         }
                     }
                 }

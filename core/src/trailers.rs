@@ -1,10 +1,8 @@
 //! Trailer sections: the fields after the last chunk of a chunked body.
 
 use crate::error::Error;
-use crate::head::{Field, Head, HeadKind, NoStartLine, Status};
-use crate::known::KnownHeader;
+use crate::head::{field_accessors, Head, HeadKind, NoStartLine, Status};
 use crate::limits::Limits;
-use crate::span::Span;
 
 /// A trailer section (RFC 9112 7.1.2), parsed in place with the same field rules as a head.
 ///
@@ -66,23 +64,5 @@ impl<const N: usize> Trailers<N> {
         self.head.reset();
     }
 
-    /// Whether the whole section has been parsed.
-    pub fn is_complete(&self) -> bool {
-        self.head.is_complete()
-    }
-
-    /// The trailer fields, in order.
-    pub fn fields(&self) -> &[Field] {
-        self.head.fields()
-    }
-
-    /// The value of the first trailer field with this known name, in O(1).
-    pub fn get(&self, known: KnownHeader) -> Option<Span> {
-        self.head.get(known)
-    }
-
-    /// The value of the first trailer field named `name`, compared case-insensitively.
-    pub fn find(&self, buf: &[u8], name: &[u8]) -> Option<Span> {
-        self.head.find(buf, name)
-    }
+    field_accessors!();
 }
