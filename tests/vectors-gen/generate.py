@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""(Re)write every tests/vectors/*.jsonl file, deterministically.
+
+    python3 tests/vectors-gen/generate.py      # write the vectors
+    python3 tests/vectors-gen/check.py         # validate them
+
+Format: /work/shared/conformance/FORMAT.md. Rules: POLICY.md and
+docs/policy-decisions.md (cited as "D<n>" in the `why` of each case).
+"""
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import bytes_cases  # noqa: E402
+import realistic  # noqa: E402
+import rules  # noqa: E402
+import rules2  # noqa: E402
+from common import FILES  # noqa: E402
+
+OUT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors"))
+
+
+def main():
+    rules.gen_lines()
+    rules.gen_request_line()
+    rules.gen_fields()
+    rules.gen_limits()
+    rules2.gen_framing()
+    rules2.gen_chunked()
+    rules2.gen_connection()
+    rules2.gen_smuggling()
+    rules2.gen_pipelining()
+    rules2.gen_response()
+    bytes_cases.gen_bytes()
+    realistic.check_bench()
+    realistic.gen_realistic_requests()
+    realistic.gen_realistic_responses()
+
+    os.makedirs(OUT, exist_ok=True)
+    wanted = set(name + ".jsonl" for name in FILES)
+    for old in os.listdir(OUT):
+        if old.endswith(".jsonl") and old not in wanted:
+            os.remove(os.path.join(OUT, old))
+    total = 0
+    for name, cases in FILES.items():
+        with open(os.path.join(OUT, name + ".jsonl"), "w", encoding="ascii", newline="\n") as f:
+            for case in cases:
+                f.write(json.dumps(case, ensure_ascii=True) + "\n")
+        total += len(cases)
+        print("%-28s %5d" % (name + ".jsonl", len(cases)))
+    print("%-28s %5d" % ("total", total))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,503 @@
+"""A small, slow, whole-input model of POLICY.md + docs/policy-decisions.md.
+
+It exists only to cross-check the hand-written expectations of the vectors
+(check.py runs it over every case). It is not the parser and not a
+specification: where it and a vector disagree, one of them is wrong and the
+rules decide which. Inputs are bytes; outcomes are message dicts (with every
+FORMAT.md field), "reject" or "incomplete".
+"""
+
+import ipaddress
+
+SP, HTAB, CR, LF = 0x20, 0x09, 0x0D, 0x0A
+DIGIT = set(b"0123456789")
+ALPHA = set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+HEXDIG = DIGIT | set(b"abcdefABCDEF")
+TCHAR = DIGIT | ALPHA | set(b"!#$%&'*+-.^_`|~")
+UNRESERVED = ALPHA | DIGIT | set(b"-._~")
+SUB_DELIMS = set(b"!$&'()*+,;=")
+PCHAR = UNRESERVED | SUB_DELIMS | set(b":@")  # plus pct-encoded
+VCHAR = set(range(0x21, 0x7F))
+OBS_TEXT = set(range(0x80, 0x100))
+FIELD_VCHAR = VCHAR | OBS_TEXT
+QDTEXT = {HTAB, SP, 0x21} | set(range(0x23, 0x5C)) | set(range(0x5D, 0x7F)) | OBS_TEXT
+
+MAX_FIELD_LINES = 64
+MAX_HEAD = 8192
+MAX_CHUNK_EXT = 65536
+MAX_TRAILERS = 65536
+MAX_CL = 2 ** 63 - 1
+
+
+class Reject(Exception):
+    pass
+
+
+class Incomplete(Exception):
+    pass
+
+
+def need(cond, why="syntax"):
+    if not cond:
+        raise Reject(why)
+
+
+# ------------------------------------------------------------ lines
+def read_line(data, pos):
+    """Return (line, pos after CRLF). Bare CR / bare LF reject; EOF incomplete."""
+    i = pos
+    n = len(data)
+    while i < n:
+        c = data[i]
+        if c == LF:
+            raise Reject("bare LF")
+        if c == CR:
+            if i + 1 >= n:
+                raise Incomplete()
+            if data[i + 1] != LF:
+                raise Reject("bare CR")
+            return data[pos:i], i + 2
+        i += 1
+    raise Incomplete()
+
+
+def is_token(s):
+    return len(s) > 0 and all(c in TCHAR for c in s)
+
+
+def check_pct_bytes(s, allowed):
+    i = 0
+    while i < len(s):
+        c = s[i]
+        if c == 0x25:
+            need(i + 2 < len(s), "pct")
+            need(s[i + 1] in HEXDIG and s[i + 2] in HEXDIG, "pct")
+            i += 3
+            continue
+        need(c in allowed, "target byte")
+        i += 1
+
+
+def valid_port(p, max_digits=5):
+    return all(c in DIGIT for c in p) and len(p) <= max_digits
+
+
+def valid_reg_name(h):
+    try:
+        check_pct_bytes(h, UNRESERVED | SUB_DELIMS)
+        return True
+    except Reject:
+        return False
+
+
+def valid_ip_literal(lit):
+    s = lit.decode("latin-1")
+    if s[:1] in ("v", "V"):
+        return False  # IPvFuture: not used by the vectors
+    if "%" in s:
+        return False
+    try:
+        ipaddress.IPv6Address(s)
+        return True
+    except ValueError:
+        return False
+
+
+def valid_host_port(v, require_port=False, allow_empty_host=True):
+    """uri-host [ ":" port ], port *DIGIT with at most 5 digits, no userinfo."""
+    if v.startswith(b"["):
+        end = v.find(b"]")
+        if end < 0 or not valid_ip_literal(v[1:end]):
+            return False
+        rest = v[end + 1:]
+        host = v[:end + 1]
+    else:
+        i = v.find(b":")
+        host, rest = (v, b"") if i < 0 else (v[:i], v[i:])
+        if not valid_reg_name(host):
+            return False
+    if not host and not allow_empty_host:
+        return False
+    if require_port and not rest:
+        return False
+    if rest:
+        if rest[:1] != b":" or not valid_port(rest[1:]):
+            return False
+    return True
+
+
+# ------------------------------------------------------------ request-target
+def check_origin(t):
+    path, q, query = t.partition(b"?")
+    need(path.startswith(b"/"), "origin-form")
+    check_pct_bytes(path, PCHAR | {0x2F})
+    if q:
+        check_pct_bytes(query, PCHAR | {0x2F, 0x3F})
+
+
+def authority_shape(t):
+    """D2: host:port, no "/", only digits after the first ":"."""
+    if b"/" in t or b":" not in t:
+        return False
+    after = t.split(b":", 1)[1]
+    return len(after) > 0 and all(c in DIGIT for c in after)
+
+
+def check_absolute(t):
+    scheme, colon, rest = t.partition(b":")
+    need(colon and scheme and scheme[0] in ALPHA and all(c in ALPHA | DIGIT | set(b"+-.") for c in scheme), "scheme")
+    hier, q, query = rest.partition(b"?")
+    if q:
+        check_pct_bytes(query, PCHAR | {0x2F, 0x3F})
+    http = scheme.lower() in (b"http", b"https")
+    if hier.startswith(b"//"):
+        auth_end = hier.find(b"/", 2)
+        auth = hier[2:] if auth_end < 0 else hier[2:auth_end]
+        path = b"" if auth_end < 0 else hier[auth_end:]
+        need(b"@" not in auth, "userinfo")
+        need(valid_host_port(auth, allow_empty_host=not http), "authority")
+        if http:
+            host = auth.split(b":")[0] if not auth.startswith(b"[") else auth
+            need(len(host) > 0, "empty host")
+        check_pct_bytes(path, PCHAR | {0x2F})
+    else:
+        need(not http, "http needs //")
+        check_pct_bytes(hier, PCHAR | {0x2F})
+
+
+def check_target(method, t):
+    need(b"#" not in t, "fragment")
+    if method == b"CONNECT":
+        need(b"@" not in t and b"/" not in t and b"?" not in t, "authority-form")
+        need(valid_host_port(t, require_port=True, allow_empty_host=False), "authority-form")
+        return
+    if t == b"*":
+        need(method == b"OPTIONS", "asterisk-form")
+        return
+    if t.startswith(b"/"):
+        check_origin(t)
+        return
+    need(not authority_shape(t), "authority-form without CONNECT")
+    check_absolute(t)
+
+
+# ------------------------------------------------------------ fields
+def parse_field_line(line):
+    need(line[:1] not in (b" ", b"\t"), "leading whitespace / obs-fold")
+    name, colon, value = line.partition(b":")
+    need(colon, "no colon")
+    need(is_token(name), "field-name")
+    value = value.strip(b" \t")
+    need(all(c in FIELD_VCHAR or c in (SP, HTAB) for c in value), "field-value byte")
+    return name, value
+
+
+def read_head(data, pos):
+    """Return (start_line, fields, pos after the head)."""
+    start = pos
+    try:
+        line, pos = read_line(data, pos)
+        start_line = line
+        fields = []
+        while True:
+            line, pos = read_line(data, pos)
+            need(pos - start <= MAX_HEAD, "head too large")
+            if line == b"":
+                break
+            fields.append(parse_field_line(line))
+            need(len(fields) <= MAX_FIELD_LINES, "too many field lines")
+    except Incomplete:
+        need(len(data) - start <= MAX_HEAD, "head too large")
+        raise
+    need(pos - start <= MAX_HEAD, "head too large")
+    return start_line, fields, pos
+
+
+def values(fields, name):
+    return [v for n, v in fields if n.lower() == name]
+
+
+def split_list(v):
+    """Comma list, commas inside quoted strings kept."""
+    out, cur, inq, esc = [], bytearray(), False, False
+    for c in v:
+        if inq:
+            cur.append(c)
+            if esc:
+                esc = False
+            elif c == 0x5C:
+                esc = True
+            elif c == 0x22:
+                inq = False
+        elif c == 0x22:
+            inq = True
+            cur.append(c)
+        elif c == 0x2C:
+            out.append(bytes(cur))
+            cur = bytearray()
+        else:
+            cur.append(c)
+    out.append(bytes(cur))
+    return [e.strip(b" \t") for e in out if e.strip(b" \t")]
+
+
+def parse_coding(elem):
+    """token *( OWS ";" OWS token BWS "=" BWS token ) -> lowercase name (D5)."""
+    parts = elem.split(b";")
+    name = parts[0].strip(b" \t")
+    need(is_token(name), "transfer-coding")
+    for p in parts[1:]:
+        k, eq, val = p.partition(b"=")
+        need(eq and is_token(k.strip(b" \t")) and is_token(val.strip(b" \t")), "transfer-parameter")
+    return name.lower()
+
+
+def framing(fields, version, kind):
+    """Return ("none"|"cl"|"chunked"|"close", cl value or None)."""
+    te = values(fields, b"transfer-encoding")
+    cl = values(fields, b"content-length")
+    need(not (te and cl), "TE and CL")
+    need(not (te and version == b"HTTP/1.0"), "TE in HTTP/1.0")
+    need(len(cl) <= 1, "duplicate CL")
+    n = None
+    if cl:
+        need(len(cl[0]) > 0 and all(c in DIGIT for c in cl[0]), "CL syntax")
+        n = int(cl[0])
+        need(n <= MAX_CL, "CL too large")
+    if te:
+        codings = []
+        for v in te:
+            codings += [parse_coding(e) for e in split_list(v)]
+        need(codings.count(b"chunked") <= 1, "chunked twice")
+        if codings and codings[-1] == b"chunked":
+            return "chunked", None
+        need(kind == "response", "last coding not chunked")
+        return "close", None
+    if cl:
+        return "cl", n
+    return ("none" if kind == "request" else "close"), None
+
+
+def keep_alive(fields, version):
+    toks = []
+    for v in values(fields, b"connection"):
+        toks += [e.lower() for e in split_list(v)]
+    if b"close" in toks:
+        return False
+    if version == b"HTTP/1.1":
+        return True
+    return b"keep-alive" in toks
+
+
+# ------------------------------------------------------------ chunked
+def check_chunk_ext(ext):
+    i, n = 0, len(ext)
+
+    def ws(i):
+        while i < n and ext[i] in (SP, HTAB):
+            i += 1
+        return i
+
+    def token(i):
+        j = i
+        while j < n and ext[j] in TCHAR:
+            j += 1
+        need(j > i, "chunk-ext token")
+        return j
+
+    while i < n:
+        i = ws(i)
+        need(i < n and ext[i] == 0x3B, "chunk-ext ;")
+        i = ws(i + 1)
+        i = token(i)
+        k = ws(i)
+        if k < n and ext[k] == 0x3D:
+            i = ws(k + 1)
+            if i < n and ext[i] == 0x22:
+                i += 1
+                while True:
+                    need(i < n, "unterminated quoted-string")
+                    c = ext[i]
+                    if c == 0x22:
+                        i += 1
+                        break
+                    if c == 0x5C:
+                        need(i + 1 < n and (ext[i + 1] in FIELD_VCHAR or ext[i + 1] in (SP, HTAB)), "quoted-pair")
+                        i += 2
+                        continue
+                    need(c in QDTEXT, "qdtext")
+                    i += 1
+            else:
+                i = token(i)
+
+
+def read_chunked(data, pos):
+    body = bytearray()
+    while True:
+        line, pos = read_line(data, pos)
+        j = 0
+        while j < len(line) and line[j] in HEXDIG:
+            j += 1
+        need(0 < j <= 16, "chunk-size")
+        size = int(line[:j], 16)
+        ext = line[j:]
+        need(len(ext) <= MAX_CHUNK_EXT, "chunk-ext too large")
+        check_chunk_ext(ext)
+        if size == 0:
+            break
+        if len(data) - pos < size:
+            raise Incomplete()
+        body += data[pos:pos + size]
+        pos += size
+        if len(data) - pos < 2:
+            need(data[pos:] in (b"", b"\r"), "chunk data CRLF")
+            raise Incomplete()
+        need(data[pos:pos + 2] == b"\r\n", "chunk data CRLF")
+        pos += 2
+    start = pos
+    trailers = []
+    try:
+        while True:
+            line, pos = read_line(data, pos)
+            need(pos - start <= MAX_TRAILERS, "trailer section too large")
+            if line == b"":
+                break
+            trailers.append(parse_field_line(line))
+    except Incomplete:
+        need(len(data) - start <= MAX_TRAILERS, "trailer section too large")
+        raise
+    return bytes(body), trailers, pos
+
+
+def s(b):
+    return b.decode("latin-1")
+
+
+def hdrs(fields):
+    return [[s(n), s(v)] for n, v in fields]
+
+
+# ------------------------------------------------------------ messages
+def parse_request(data, pos):
+    line, fields, pos = read_head(data, pos)
+    parts = line.split(b" ")
+    need(len(parts) == 3 and all(parts), "request-line")
+    method, target, version = parts
+    need(is_token(method), "method")
+    need(version in (b"HTTP/1.1", b"HTTP/1.0"), "version")
+    check_target(method, target)
+    hosts = values(fields, b"host")
+    need(len(hosts) <= 1, "duplicate Host")
+    need(hosts or version != b"HTTP/1.1", "missing Host")
+    if hosts and hosts[0]:
+        need(valid_host_port(hosts[0]), "invalid Host")
+    kind, n = framing(fields, version, "request")
+    msg = dict(method=s(method), target=s(target), version=s(version), headers=hdrs(fields),
+               content_length=n, chunked=kind == "chunked", trailers=[])
+    if kind == "cl":
+        if len(data) - pos < n:
+            raise Incomplete()
+        body = data[pos:pos + n]
+        pos += n
+    elif kind == "chunked":
+        body, trailers, pos = read_chunked(data, pos)
+        msg["trailers"] = hdrs(trailers)
+    else:
+        body = b""
+    msg["body"] = s(body)
+    ka = keep_alive(fields, version)
+    msg["keep_alive"] = ka
+    return msg, pos, ka
+
+
+def parse_response(data, pos, method):
+    line, fields, pos = read_head(data, pos)
+    need(len(line) >= 12, "status-line")
+    version = line[:8]
+    need(version in (b"HTTP/1.1", b"HTTP/1.0"), "version")
+    need(line[8] == SP, "status-line SP")
+    code = line[9:12]
+    need(all(c in DIGIT for c in code), "status code")
+    status = int(code)
+    need(100 <= status <= 599, "status range")
+    if len(line) == 12:
+        reason = b""
+    else:
+        need(line[12] == SP, "SP after code")
+        reason = line[13:]
+        need(all(c in FIELD_VCHAR or c in (SP, HTAB) for c in reason), "reason byte")
+    kind, n = framing(fields, version, "response")
+    msg = dict(version=s(version), status=status, reason=s(reason), headers=hdrs(fields),
+               content_length=n, chunked=False, trailers=[])
+    stop = False
+    until_close = False
+    if 100 <= status < 200:
+        body = b""
+        stop = status == 101
+    elif method == "CONNECT" and 200 <= status < 300:
+        body = b""
+        stop = True
+    elif method == "HEAD" or status in (204, 304):
+        body = b""
+    elif kind == "chunked":
+        body, trailers, pos = read_chunked(data, pos)
+        msg["chunked"] = True
+        msg["trailers"] = hdrs(trailers)
+    elif kind == "cl":
+        if len(data) - pos < n:
+            raise Incomplete()
+        body = data[pos:pos + n]
+        pos += n
+    else:
+        body = data[pos:]
+        pos = len(data)
+        until_close = True
+    msg["body"] = s(body)
+    ka = keep_alive(fields, version) and not until_close
+    msg["keep_alive"] = ka
+    return msg, pos, (ka and not stop), 100 <= status < 200
+
+
+def run(kind, data, request_method=None):
+    out = []
+    pos = 0
+    rm = list(request_method or [])
+    idx = 0
+    while True:
+        if kind == "request":
+            skipped = 0
+            while data.startswith(b"\r\n", pos) and skipped < 2:
+                pos += 2
+                skipped += 1
+            if pos == len(data) or (data[pos:] == b"\r"):
+                if data[pos:] == b"\r":
+                    out.append("incomplete")
+                break
+            if data.startswith(b"\r\n", pos):
+                out.append("reject")
+                break
+        else:
+            if pos == len(data):
+                break
+            if data.startswith(b"\r\n", pos):
+                out.append("reject")
+                break
+        try:
+            if kind == "request":
+                msg, pos, cont = parse_request(data, pos)
+                out.append(msg)
+            else:
+                method = rm[idx] if idx < len(rm) else "GET"
+                msg, pos, cont, interim = parse_response(data, pos, method)
+                if not interim:
+                    idx += 1
+                out.append(msg)
+        except Reject:
+            out.append("reject")
+            break
+        except Incomplete:
+            out.append("incomplete")
+            break
+        if not cont:
+            break
+    return out
