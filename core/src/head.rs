@@ -476,6 +476,13 @@ impl<const N: usize> Head<N> {
                     let coding =
                         syntax::transfer_coding(item).map_err(|(k, i)| at((k, off + i)))?;
                     if coding.eq_ignore_ascii_case(b"chunked") {
+                        // chunked takes no parameters; peers disagree on `chunked;x=y`.
+                        if coding.len() != item.len() {
+                            return Err(at((
+                                ErrorKind::InvalidTransferEncoding,
+                                off + coding.len(),
+                            )));
+                        }
                         if flags & flag::CHUNKED_SEEN != 0 {
                             return Err(at((ErrorKind::ChunkedTwice, off)));
                         }

@@ -236,6 +236,11 @@ pub(crate) fn authority(bytes: &[u8], port_optional: bool) -> SyntaxResult<()> {
         }
         i
     };
+    // reg-name may be empty, but a port (or the port authority-form requires) with no host
+    // names nothing.
+    if host_len == 0 && (!port_optional || bytes.first() == Some(&b':')) {
+        return Err((ErrorKind::InvalidTarget, 0));
+    }
     match bytes.get(host_len) {
         None if port_optional => Ok(()),
         None => Err((ErrorKind::InvalidTarget, host_len)),
@@ -513,6 +518,7 @@ mod tests {
             b"example.com/path",
             b"example.com:80a",
             b"example.com:123456",
+            b":80",
             b"[::1",
             b"[1:2:3:4:5:6:7:8:9]",
             b"[1::2::3]",

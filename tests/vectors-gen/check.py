@@ -24,7 +24,7 @@ import model  # noqa: E402
 DEFAULT_DIR = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors"))
 CASE_KEYS = {"id", "kind", "input", "request_method", "expect", "why"}
 REQUIRED = {"id", "kind", "input", "expect", "why"}
-GROUPS = {"lines", "request-line", "fields", "limits", "framing", "chunked", "connection", "smuggling",
+GROUPS = {"decisions", "lines", "request-line", "fields", "limits", "framing", "chunked", "connection", "smuggling",
           "pipelining", "response", "bytes", "realistic"}
 MSG_KEYS = {
     "request": {"method", "target", "version", "headers", "body", "trailers", "content_length", "chunked", "keep_alive"},

@@ -15,6 +15,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bytes_cases  # noqa: E402
+import decisions  # noqa: E402
 import realistic  # noqa: E402
 import rules  # noqa: E402
 import rules2  # noqa: E402
@@ -38,6 +39,7 @@ def main():
     realistic.check_bench()
     realistic.gen_realistic_requests()
     realistic.gen_realistic_responses()
+    decisions.gen_decisions()
 
     os.makedirs(OUT, exist_ok=True)
     wanted = set(name + ".jsonl" for name in FILES)

@@ -93,7 +93,11 @@ def valid_reg_name(h):
 def valid_ip_literal(lit):
     s = lit.decode("latin-1")
     if s[:1] in ("v", "V"):
-        return False  # IPvFuture: not used by the vectors
+        # IPvFuture (D20): "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )
+        ver, dot, rest = s[1:].partition(".")
+        hexdigits = "0123456789abcdefABCDEF"
+        return bool(ver) and all(c in hexdigits for c in ver) and bool(dot) and bool(rest) and all(
+            ord(c) in UNRESERVED | SUB_DELIMS or c == ":" for c in rest)
     if "%" in s:
         return False
     try:
@@ -116,8 +120,8 @@ def valid_host_port(v, require_port=False, allow_empty_host=True):
         host, rest = (v, b"") if i < 0 else (v[:i], v[i:])
         if not valid_reg_name(host):
             return False
-    if not host and not allow_empty_host:
-        return False
+    if not host and (not allow_empty_host or rest):
+        return False  # D20: a port with no host
     if require_port and not rest:
         return False
     if rest:
@@ -246,6 +250,7 @@ def parse_coding(elem):
     parts = elem.split(b";")
     name = parts[0].strip(b" \t")
     need(is_token(name), "transfer-coding")
+    need(name.lower() != b"chunked" or len(parts) == 1, "chunked with parameters (D15)")
     for p in parts[1:]:
         k, eq, val = p.partition(b"=")
         need(eq and is_token(k.strip(b" \t")) and is_token(val.strip(b" \t")), "transfer-parameter")
@@ -281,7 +286,9 @@ def framing(fields, version, kind):
 def keep_alive(fields, version):
     toks = []
     for v in values(fields, b"connection"):
-        toks += [e.lower() for e in split_list(v)]
+        elems = split_list(v)
+        need(all(is_token(e) for e in elems), "Connection elements are tokens (D19)")
+        toks += [e.lower() for e in elems]
     if b"close" in toks:
         return False
     if version == b"HTTP/1.1":
@@ -363,6 +370,7 @@ def read_chunked(data, pos):
             if line == b"":
                 break
             trailers.append(parse_field_line(line))
+            need(len(trailers) <= MAX_FIELD_LINES, "too many trailer field lines (D17)")
     except Incomplete:
         need(len(data) - start <= MAX_TRAILERS, "trailer section too large")
         raise
