@@ -1,0 +1,349 @@
+//! httpspan never allocates: every conformance vector is parsed, read and decoded while a
+//! counting global allocator watches, and the count must be exactly zero.
+//!
+//! The counting allocator is `allocation-counter`'s (the workspace forbids the `unsafe` that
+//! implementing `GlobalAlloc` needs). It counts per thread, so the test harness and tests
+//! running in parallel on other threads never add to a measurement.
+//!
+//! The vectors are read from `tests/vectors`, or from the directory named by the
+//! `CONFORMANCE_VECTORS` environment variable. A missing or empty directory fails the test.
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use conformance::{load_dir, Case};
+use httpspan::stream::{Decoder, Event, MessageKind, DEFAULT_BUFFER_LEN};
+use httpspan::{
+    Chunk, ChunkedDecoder, Error, KnownHeader, Limits, Request, Response, Status, Trailers,
+};
+
+/// Heap allocations made by this thread while `f` runs, and its result.
+fn count<R>(f: impl FnOnce() -> R) -> (u64, R) {
+    let mut result = None;
+    let info = allocation_counter::measure(|| result = Some(f()));
+    (info.count_total, result.expect("the closure ran"))
+}
+
+fn vectors_dir() -> PathBuf {
+    match std::env::var_os("CONFORMANCE_VECTORS") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("vectors"),
+    }
+}
+
+/// A `fmt::Write` into a fixed array, so that formatting can be checked without a heap.
+struct StackWriter {
+    buf: [u8; 256],
+    len: usize,
+}
+
+impl std::fmt::Write for StackWriter {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = (self.len + s.len()).min(self.buf.len());
+        self.buf[self.len..end].copy_from_slice(&s.as_bytes()[..end - self.len]);
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// Uses every part of an error, its `Display` included.
+fn read_error(e: &Error) {
+    black_box((e.kind(), e.offset(), e.status(), e.rfc(), e.message()));
+    black_box((e.needed_slots(), e.kind().code()));
+    let mut w = StackWriter {
+        buf: [0; 256],
+        len: 0,
+    };
+    let _ = write!(w, "{e}");
+    black_box(&w.buf[..w.len]);
+}
+
+fn read_request(req: &Request, buf: &[u8]) {
+    black_box((req.method().as_bytes(buf), req.target().as_bytes(buf)));
+    black_box((req.version(), req.is_complete(), req.known_bitmap()));
+    black_box((req.content_length(), req.is_chunked(), req.keep_alive()));
+    black_box(req.framing());
+    for f in req.fields() {
+        let name = f.name.as_bytes(buf);
+        black_box((name, f.value.as_bytes(buf), f.known()));
+        black_box(req.find(buf, name));
+    }
+    for &known in KnownHeader::ALL {
+        black_box((req.get(known), req.known_index(known)));
+        black_box(req.find(buf, known.name().as_bytes()));
+    }
+    black_box(req.find(buf, b"x-surely-absent"));
+}
+
+fn read_response(res: &Response, buf: &[u8]) {
+    black_box((res.status(), res.reason().as_bytes(buf), res.version()));
+    black_box((res.is_complete(), res.known_bitmap(), res.is_interim()));
+    black_box((res.content_length(), res.is_chunked(), res.keep_alive()));
+    black_box((res.framing(), res.switches_protocols()));
+    for f in res.fields() {
+        let name = f.name.as_bytes(buf);
+        black_box((name, f.value.as_bytes(buf), f.known()));
+        black_box(res.find(buf, name));
+    }
+    for &known in KnownHeader::ALL {
+        black_box((res.get(known), res.known_index(known)));
+        black_box(res.find(buf, known.name().as_bytes()));
+    }
+    black_box(res.find(buf, b"x-surely-absent"));
+}
+
+fn read_trailers(trailers: &Trailers, buf: &[u8]) {
+    black_box((trailers.is_complete(), trailers.known_bitmap()));
+    for f in trailers.fields() {
+        let name = f.name.as_bytes(buf);
+        black_box((name, f.value.as_bytes(buf), f.known()));
+        black_box(trailers.find(buf, name));
+    }
+    for &known in KnownHeader::ALL {
+        black_box((trailers.get(known), trailers.known_index(known)));
+    }
+}
+
+/// Parses the first head of `input` in one call, then again resumed over every prefix, and
+/// reads every accessor.
+fn first_head(case: &Case) {
+    let input = &case.input[..];
+    match case.kind {
+        MessageKind::Request => {
+            let mut req = Request::new();
+            match req.parse(input) {
+                Ok(_) => read_request(&req, input),
+                Err(e) => read_error(&e),
+            }
+            let mut req = Request::new();
+            for end in 0..=input.len() {
+                match req.parse(&input[..end]) {
+                    Ok(Status::Partial) => {}
+                    Ok(Status::Complete { .. }) => {
+                        read_request(&req, input);
+                        break;
+                    }
+                    Err(e) => {
+                        read_error(&e);
+                        break;
+                    }
+                }
+            }
+            req.reset();
+            black_box(req.parse(input).is_ok());
+        }
+        MessageKind::Response => {
+            let mut res = Response::new();
+            res.set_request_method(case.request_methods.first().map_or(b"GET", |m| m));
+            match res.parse(input) {
+                Ok(_) => read_response(&res, input),
+                Err(e) => read_error(&e),
+            }
+            let mut res = Response::new();
+            for end in 0..=input.len() {
+                match res.parse(&input[..end]) {
+                    Ok(Status::Partial) => {}
+                    Ok(Status::Complete { .. }) => {
+                        read_response(&res, input);
+                        break;
+                    }
+                    Err(e) => {
+                        read_error(&e);
+                        break;
+                    }
+                }
+            }
+            res.reset();
+            black_box(res.parse(input).is_ok());
+        }
+    }
+}
+
+/// Decodes the chunked body that starts at `input[start..]` with a `ChunkedDecoder`, then
+/// parses its trailer section (in one call, and resumed byte by byte).
+fn chunked_body(input: &[u8], start: usize) {
+    let limits = Limits::DEFAULT;
+    let mut decoder = ChunkedDecoder::new();
+    let mut pos = start;
+    loop {
+        match decoder.decode(&input[pos..], &limits) {
+            Ok((used, Chunk::Data(range))) => {
+                black_box(&input[pos..][range]);
+                pos += used;
+            }
+            Ok((used, Chunk::TrailerSection)) => {
+                pos += used;
+                break;
+            }
+            Ok((_, Chunk::NeedMore)) => return,
+            Err(e) => {
+                read_error(&e);
+                return;
+            }
+        }
+    }
+    black_box(decoder.is_done());
+    let section = &input[pos..];
+    let mut trailers = Trailers::new();
+    match trailers.parse(section) {
+        Ok(_) => read_trailers(&trailers, section),
+        Err(e) => read_error(&e),
+    }
+    let mut trailers = Trailers::new();
+    for end in 0..=section.len() {
+        match trailers.parse(&section[..end]) {
+            Ok(Status::Partial) => {}
+            Ok(Status::Complete { .. }) => {
+                read_trailers(&trailers, section);
+                break;
+            }
+            Err(e) => {
+                read_error(&e);
+                break;
+            }
+        }
+    }
+}
+
+/// Runs the whole input through a `stream::Decoder` over `buf`, in pieces of `step` bytes,
+/// reading every head and trailer section, and decoding each chunked body on its own too.
+fn stream(case: &Case, buf: &mut [u8], step: usize) {
+    let input = &case.input[..];
+    let method_for = |n: usize| case.request_methods.get(n).map_or(&b"GET"[..], |m| &m[..]);
+    let mut decoder = Decoder::new(case.kind, buf, Limits::DEFAULT);
+    decoder.set_request_method(method_for(0));
+    let mut finals = 0;
+    let mut interim = false;
+    let mut offset = 0;
+    'pieces: while offset < input.len() {
+        let end = (offset + step).min(input.len());
+        let mut rest = &input[offset..end];
+        let mut base = offset;
+        offset = end;
+        loop {
+            let (used, event) = match decoder.decode(rest) {
+                Ok(step) => step,
+                Err(e) => {
+                    read_error(&e);
+                    return;
+                }
+            };
+            match &event {
+                Event::Head => {
+                    let head = decoder.head_bytes();
+                    if let Some(req) = decoder.request() {
+                        read_request(req, head);
+                    }
+                    if let Some(res) = decoder.response() {
+                        read_response(res, head);
+                        interim = res.is_interim();
+                    }
+                    let chunked = decoder.request().is_some_and(|r| r.is_chunked())
+                        || decoder.response().is_some_and(|r| r.is_chunked());
+                    if chunked {
+                        chunked_body(input, base + used);
+                    }
+                }
+                Event::Body(range) => {
+                    black_box(&rest[range.clone()]);
+                }
+                Event::Trailers => read_trailers(decoder.trailers(), decoder.trailer_bytes()),
+                Event::MessageEnd => {
+                    if !interim {
+                        finals += 1;
+                        decoder.set_request_method(method_for(finals));
+                    }
+                }
+                Event::NeedMore => continue 'pieces,
+                Event::Closed => break 'pieces,
+                Event::Incomplete => unreachable!("decode never returns Incomplete"),
+            }
+            black_box((decoder.position(), decoder.message_offset()));
+            black_box(decoder.trailer_offset());
+            rest = &rest[used..];
+            base += used;
+        }
+    }
+    loop {
+        match decoder.finish() {
+            Ok(Event::MessageEnd) => {}
+            Ok(_) => return,
+            Err(e) => {
+                read_error(&e);
+                return;
+            }
+        }
+    }
+}
+
+#[test]
+fn the_counter_sees_an_allocation() {
+    let (n, v) = count(|| black_box(Vec::<u8>::with_capacity(1)));
+    assert_eq!(n, 1, "Vec::with_capacity(1) inside the counted region");
+    drop(v);
+    let (n, ()) = count(|| {});
+    assert_eq!(n, 0, "an empty region");
+    // A parse that builds a String on the side is caught too.
+    let (n, ()) = count(|| {
+        let mut req = Request::new();
+        let buf = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+        let _ = req.parse(buf);
+        black_box(format!("{:?}", req.method()));
+    });
+    assert!(n >= 1, "format! inside the counted region was not counted");
+}
+
+#[test]
+fn parsing_every_vector_allocates_nothing() {
+    let dir = vectors_dir();
+    assert!(
+        dir.is_dir(),
+        "no conformance vectors: {} is not a directory (set CONFORMANCE_VECTORS to another)",
+        dir.display()
+    );
+    let loaded = load_dir(&dir);
+    let mut problems = Vec::new();
+    let mut cases = Vec::new();
+    for item in loaded {
+        match item {
+            Ok(case) => cases.push(case),
+            Err(p) => problems.push(format!("{}: {}", p.id, p.message)),
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "vectors that could not be read:\n{}",
+        problems.join("\n")
+    );
+    assert!(
+        !cases.is_empty(),
+        "no conformance vectors: no *.jsonl case under {}",
+        dir.display()
+    );
+    // The counter must be live here too, or a count of zero would prove nothing.
+    assert_eq!(count(|| black_box(Box::new(7u8))).0, 1);
+
+    // Allocated before any counting starts: the decoder's buffer for heads and trailers.
+    let mut buf = vec![0u8; DEFAULT_BUFFER_LEN];
+    let mut failures = Vec::new();
+    for case in &cases {
+        let (head, ()) = count(|| first_head(case));
+        let (whole, ()) = count(|| stream(case, &mut buf, case.input.len().max(1)));
+        let (bytewise, ()) = count(|| stream(case, &mut buf, 1));
+        if head + whole + bytewise != 0 {
+            failures.push(format!(
+                "{}: {head} allocation(s) parsing the first head, {whole} decoding the stream \
+                 all at once, {bytewise} byte by byte",
+                case.id
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} vectors allocated; the first of them:\n{}",
+        failures.len(),
+        cases.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+}
