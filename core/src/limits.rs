@@ -19,7 +19,9 @@ pub struct Limits {
     pub max_field_lines: u16,
     /// Bytes of a head, from the first byte of the request-line or status-line through the CRLF
     /// that ends the head. Default 8192. The `u16` is the 64 KiB bound that lets every [`Span`]
-    /// fit in 4 bytes.
+    /// fit in 4 bytes; for the same reason no byte of a head may lie at buffer offset 65536 or
+    /// beyond, so with a limit within 4 bytes of 65535 the empty lines skipped before a
+    /// request-line count against it too.
     ///
     /// [`Span`]: crate::Span
     pub max_head_bytes: u16,

@@ -301,20 +301,38 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
         Err(error)
     }
 
-    /// Counts body bytes against `max_body_bytes`; on excess, the error is at the first byte
-    /// over the limit, `at` being the stream offset of the first of these `n` bytes.
-    fn count_body(&mut self, n: u64, at: u64) -> Result<(), Error> {
-        self.body_len += n;
-        match self.limits.max_body_bytes {
-            Some(max) if self.body_len > max => {
-                let over = self.body_len - max;
-                Err(Error::new(
-                    ErrorKind::BodyTooLarge,
-                    (at + n - over) as usize,
-                ))
-            }
-            _ => Ok(()),
+    /// Counts `n` body bytes, the first at stream offset `at`, against `max_body_bytes`. On
+    /// excess, returns how many of them are within the limit and the error at the first byte
+    /// over it.
+    fn count_body(&mut self, n: u64, at: u64) -> Result<(), (u64, Error)> {
+        let max = self.limits.max_body_bytes.unwrap_or(u64::MAX);
+        let allowed = max.saturating_sub(self.body_len).min(n);
+        self.body_len += allowed;
+        if allowed < n {
+            return Err((
+                allowed,
+                Error::new(ErrorKind::BodyTooLarge, 0).shifted(at + allowed),
+            ));
         }
+        Ok(())
+    }
+
+    /// A body range of the input, `start..start + len`, of which only `allowed` bytes pass the
+    /// body limit: those are still reported, so that what a caller sees before the error does
+    /// not depend on how the stream was cut, and the error comes with the next call.
+    fn body_over_limit(
+        &mut self,
+        start: usize,
+        allowed: u64,
+        error: Error,
+    ) -> Result<(usize, Event), Error> {
+        if allowed == 0 {
+            return self.fail(error);
+        }
+        self.state = State::Failed(error);
+        let end = start + allowed as usize;
+        self.position += allowed;
+        Ok((end, Event::Body(start..end)))
     }
 
     /// Decodes from `input`: returns how many of its bytes were consumed and what was found.
@@ -364,7 +382,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
                     self.state = match self.framing() {
                         Framing::NoBody | Framing::Length(0) => State::End,
                         Framing::Length(n) => {
-                            if let Err(e) = self.count_body(n, self.position) {
+                            if let Err((_, e)) = self.count_body(n, self.position) {
                                 return self.fail(e);
                             }
                             self.body_len = 0;
@@ -397,8 +415,8 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
                     if rest.is_empty() {
                         return Ok((used, Event::NeedMore));
                     }
-                    if let Err(e) = self.count_body(rest.len() as u64, self.position) {
-                        return self.fail(e);
+                    if let Err((allowed, e)) = self.count_body(rest.len() as u64, self.position) {
+                        return self.body_over_limit(used, allowed, e);
                     }
                     self.position += rest.len() as u64;
                     return Ok((input.len(), Event::Body(used..input.len())));
@@ -410,10 +428,10 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
                     };
                     match chunk {
                         Chunk::Data(range) => {
-                            if let Err(e) = self
-                                .count_body(range.len() as u64, self.position + range.start as u64)
-                            {
-                                return self.fail(e);
+                            let at = self.position + range.start as u64;
+                            if let Err((allowed, e)) = self.count_body(range.len() as u64, at) {
+                                self.position += range.start as u64;
+                                return self.body_over_limit(used + range.start, allowed, e);
                             }
                             self.position += n as u64;
                             return Ok((

@@ -543,12 +543,30 @@ mod stream_decoder {
             (MessageKind::Response, b"HTTP/1.1 200 OK\r\n\r\nabcdef", Some(23)),
         ];
         for (kind, input, offset) in cases {
-            let mut decoder = Decoder::new(*kind, vec![0; 1024], limits);
-            let (_, error) = events(&mut decoder, input);
-            assert_eq!(
-                error.map(|e| (e.kind(), e.offset())),
-                offset.map(|o| (ErrorKind::BodyTooLarge, o))
-            );
+            for step in [input.len(), 1, 2, 3] {
+                let mut decoder = Decoder::new(*kind, vec![0; 1024], limits);
+                let (mut body, mut error) = (Vec::new(), None);
+                for piece in input.chunks(step) {
+                    let (got, e) = events(&mut decoder, piece);
+                    got.iter()
+                        .for_each(|(_, bytes)| body.extend_from_slice(bytes));
+                    if e.is_some() {
+                        error = e;
+                        break;
+                    }
+                }
+                let expected = offset.map(|o| (ErrorKind::BodyTooLarge, o));
+                assert_eq!(
+                    error.map(|e| (e.kind(), e.offset())),
+                    expected,
+                    "step {step}"
+                );
+                // What comes out before the error is the part within the limit, however the
+                // input is cut; a Content-Length above the limit fails before any body.
+                let declared_too_large = input.windows(17).any(|w| w == b"Content-Length: 5");
+                let want: &[u8] = if declared_too_large { b"" } else { b"abcd" };
+                assert_eq!(body, want, "step {step}");
+            }
         }
     }
 
@@ -635,4 +653,24 @@ mod stream_decoder {
         assert_eq!(decoder.decode(rest), Ok((0, Event::NeedMore)));
         assert!(decoder.trailers().fields().is_empty());
     }
+}
+
+#[test]
+fn heads_never_reach_past_the_span_bound() {
+    let mut limits = Limits::DEFAULT;
+    limits.max_head_bytes = u16::MAX;
+    let mut head = Vec::from(&b"GET / HTTP/1.1\r\nHost: a\r\nX: "[..]);
+    let pad = 65535 - head.len() - 4;
+    head.extend(core::iter::repeat(b'a').take(pad));
+    head.extend_from_slice(b"\r\n\r\n");
+    let mut req = Request::with_limits(limits);
+    assert_eq!(req.parse(&head), Ok(Status::Complete { head_len: 65535 }));
+    let x = req.fields()[1].value;
+    assert_eq!(x.end(), 65531);
+    // Two empty lines first would put the head's last byte at 65538: too large for a span.
+    let with_empty_lines = [&b"\r\n\r\n"[..], &head].concat();
+    let err = Request::with_limits(limits)
+        .parse(&with_empty_lines)
+        .unwrap_err();
+    assert_eq!((err.kind(), err.offset()), (ErrorKind::HeadTooLarge, 65536));
 }

@@ -394,19 +394,12 @@ fn split_invariant_trace(
     Ok(whole)
 }
 
-/// A trace as far as it must not depend on the cutting. Body data of a message that then
-/// fails is streamed as it arrives, so how much of it comes before the error depends on the
-/// pieces (all at once, a chunk over `max_body_bytes` fails whole; byte by byte, its first
-/// bytes come out first): that body is set apart, and only checked to be a prefix of the others.
+/// A trace as far as it must not depend on the cutting: all of it. Body data of a message that
+/// then fails is streamed as it arrives, and a range that crosses `max_body_bytes` is reported up
+/// to the limit before the error, so even the body before an error is the same in every split.
+/// (The second element is kept for the byte-prefix check above, which equality implies.)
 fn comparable(trace: &Trace) -> (Trace, B) {
-    let mut trace = trace.clone();
-    let mut partial = B(Vec::new());
-    if let (End::Error { .. }, Some(last)) = (&trace.end, trace.msgs.last_mut()) {
-        if !last.ended {
-            partial = std::mem::replace(&mut last.body, B(Vec::new()));
-        }
-    }
-    (trace, partial)
+    (trace.clone(), B(Vec::new()))
 }
 
 // ------------------------------------------------------------------------------------------
