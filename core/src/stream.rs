@@ -281,7 +281,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
         self.position
     }
 
-    /// The head parsed, the body framing, and the connection's fate, for the current message.
+    /// How the current message's body is delimited.
     fn framing(&self) -> Framing {
         match &self.parser {
             Parser::Request(req) => req.framing(),
@@ -289,6 +289,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
         }
     }
 
+    /// Whether another message may follow the current one on this connection.
     fn keeps_reading(&self) -> bool {
         match &self.parser {
             Parser::Request(req) => req.keep_alive(),
@@ -382,10 +383,11 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
                     self.state = match self.framing() {
                         Framing::NoBody | Framing::Length(0) => State::End,
                         Framing::Length(n) => {
-                            if let Err((_, e)) = self.count_body(n, self.position) {
-                                return self.fail(e);
+                            // A declared length over the limit fails before any body is read.
+                            if let Some(max) = self.limits.max_body_bytes.filter(|&max| n > max) {
+                                let error = Error::new(ErrorKind::BodyTooLarge, 0);
+                                return self.fail(error.shifted(self.position + max));
                             }
-                            self.body_len = 0;
                             State::Length(n)
                         }
                         Framing::Chunked => {
