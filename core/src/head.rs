@@ -196,6 +196,14 @@ pub(crate) struct Head<const N: usize> {
     version: Version,
 }
 
+/// The byte limit of a head or trailer section.
+const fn byte_limit(kind: HeadKind, limits: &Limits) -> u32 {
+    match kind {
+        HeadKind::Trailers => limits.max_trailer_bytes,
+        _ => limits.max_head_bytes as u32,
+    }
+}
+
 impl<const N: usize> Head<N> {
     pub(crate) const fn new(kind: HeadKind, limits: &Limits) -> Self {
         // The index array stores field positions as u8.
@@ -209,10 +217,7 @@ impl<const N: usize> Head<N> {
             scan_from: 0,
             limit_end: 0,
             first_unstored: NO_OFFSET,
-            max_bytes: match kind {
-                HeadKind::Trailers => limits.max_trailer_bytes,
-                _ => limits.max_head_bytes as u32,
-            },
+            max_bytes: byte_limit(kind, limits),
             stored: 0,
             lines: 0,
             max_lines: limits.max_field_lines,
@@ -226,10 +231,7 @@ impl<const N: usize> Head<N> {
 
     pub(crate) fn set_limits(&mut self, kind: HeadKind, limits: &Limits) {
         self.max_lines = limits.max_field_lines;
-        self.max_bytes = match kind {
-            HeadKind::Trailers => limits.max_trailer_bytes,
-            _ => limits.max_head_bytes as u32,
-        };
+        self.max_bytes = byte_limit(kind, limits);
     }
 
     /// Forgets the parsed message, keeping the limits. Clears a few dozen bytes: the field table

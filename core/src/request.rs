@@ -104,7 +104,8 @@ impl<const N: usize> Default for Request<N> {
 }
 
 impl<const N: usize> Request<N> {
-    /// Replaces the limits. Takes effect for the next head parsed after a [`reset`](Self::reset).
+    /// Replaces the limits. Call it before a message is parsed (after creating the parser or
+    /// after [`reset`](Self::reset)); a head in progress keeps the byte limit it started with.
     pub fn set_limits(&mut self, limits: &Limits) {
         self.head.set_limits(HeadKind::Request, limits);
     }

@@ -47,7 +47,8 @@ impl<const N: usize> Default for Trailers<N> {
 }
 
 impl<const N: usize> Trailers<N> {
-    /// Replaces the limits. Takes effect after a [`reset`](Self::reset).
+    /// Replaces the limits. Call it before a message is parsed (after creating the parser or
+    /// after [`reset`](Self::reset)); a head in progress keeps the byte limit it started with.
     pub fn set_limits(&mut self, limits: &Limits) {
         self.head.set_limits(HeadKind::Trailers, limits);
     }
