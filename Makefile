@@ -6,7 +6,7 @@ CARGO ?= cargo
 FILE ?= core/testdata/request-large.http
 VECTORS ?= tests/vectors
 
-.PHONY: help inspect test setup fmt-check clippy rust-tests no-std doc conformance
+.PHONY: help inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check
 
 help:
 	@echo "make inspect [FILE=path]   show how httpspan parses a raw HTTP/1.1 stream"
@@ -41,4 +41,13 @@ doc: setup
 conformance: setup
 	$(CARGO) run --release -p conformance -- $(VECTORS)
 
-test: fmt-check clippy rust-tests no-std doc conformance
+# The vectors are generated: check that the committed files are exactly what the generator
+# writes, and that a separate Python model of the policy agrees with every expectation.
+vectors-check:
+	@command -v python3 >/dev/null || { echo "error: python3 is needed to check the vectors" >&2; exit 1; }
+	@tmp=$$(mktemp -d) && python3 tests/vectors-gen/generate.py $$tmp >/dev/null \
+		&& diff -r $$tmp $(VECTORS) && rm -rf $$tmp \
+		&& echo "tests/vectors match tests/vectors-gen/generate.py"
+	python3 tests/vectors-gen/check.py
+
+test: fmt-check clippy rust-tests no-std doc vectors-check conformance

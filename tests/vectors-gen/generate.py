@@ -2,6 +2,7 @@
 """(Re)write every tests/vectors/*.jsonl file, deterministically.
 
     python3 tests/vectors-gen/generate.py      # write the vectors
+    python3 tests/vectors-gen/generate.py DIR  # write them to DIR instead (to compare)
     python3 tests/vectors-gen/check.py         # validate them
 
 Format: /work/shared/conformance/FORMAT.md. Rules: POLICY.md and
@@ -24,7 +25,7 @@ from common import FILES  # noqa: E402
 OUT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors"))
 
 
-def main():
+def main(out=OUT):
     rules.gen_lines()
     rules.gen_request_line()
     rules.gen_fields()
@@ -41,14 +42,14 @@ def main():
     realistic.gen_realistic_responses()
     decisions.gen_decisions()
 
-    os.makedirs(OUT, exist_ok=True)
+    os.makedirs(out, exist_ok=True)
     wanted = set(name + ".jsonl" for name in FILES)
-    for old in os.listdir(OUT):
+    for old in os.listdir(out):
         if old.endswith(".jsonl") and old not in wanted:
-            os.remove(os.path.join(OUT, old))
+            os.remove(os.path.join(out, old))
     total = 0
     for name, cases in FILES.items():
-        with open(os.path.join(OUT, name + ".jsonl"), "w", encoding="ascii", newline="\n") as f:
+        with open(os.path.join(out, name + ".jsonl"), "w", encoding="ascii", newline="\n") as f:
             for case in cases:
                 f.write(json.dumps(case, ensure_ascii=True) + "\n")
         total += len(cases)
@@ -57,4 +58,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    main(*sys.argv[1:2])
