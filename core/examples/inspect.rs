@@ -66,26 +66,14 @@ fn main() -> ExitCode {
     }
 }
 
-/// Decodes `input` and writes the report; returns false if the input was rejected.
-fn inspect(input: &[u8], kind: MessageKind, method: &[u8], out: &mut String) -> bool {
+/// Decodes `input` and writes the report; returns false if the input was rejected. (Public so
+/// that `tests/inspect.rs` can check the report.)
+pub fn inspect(input: &[u8], kind: MessageKind, method: &[u8], out: &mut String) -> bool {
     let mut decoder = Decoder::new(kind, vec![0u8; DEFAULT_BUFFER_LEN], Limits::DEFAULT);
     decoder.set_request_method(method);
     let mut rest = input;
     let mut count = 0;
-    let mut body_len = 0u64;
-    let mut body_preview = Vec::new();
-    let mut body_start = None;
-    let report_end =
-        |out: &mut String, body_len: u64, preview: &[u8], start: Option<u64>| match start {
-            Some(start) if body_len > 0 => {
-                let _ = writeln!(
-                    out,
-                    "  body       {body_len} bytes, first at byte {start}: {}",
-                    escape(preview, 64)
-                );
-            }
-            _ => out.push_str("  body       none\n"),
-        };
+    let mut body = BodySummary::default();
     loop {
         let step = if rest.is_empty() {
             decoder.finish().map(|e| (0, e))
@@ -102,21 +90,16 @@ fn inspect(input: &[u8], kind: MessageKind, method: &[u8], out: &mut String) -> 
         match event {
             Event::Head => {
                 count += 1;
-                body_len = 0;
-                body_preview.clear();
-                body_start = None;
+                body = BodySummary::default();
                 head_report(&decoder, count, out);
             }
             Event::Body(range) => {
-                if body_start.is_none() {
-                    let consumed = input.len() - rest.len();
-                    body_start = Some((consumed + range.start) as u64);
-                }
-                body_len += range.len() as u64;
-                let room = 64usize.saturating_sub(body_preview.len());
-                body_preview.extend(rest[range].iter().take(room));
+                let at = (input.len() - rest.len() + range.start) as u64;
+                body.add(at, &rest[range]);
             }
             Event::Trailers => {
+                // The body comes before its trailers on the wire, and in the report.
+                body.report(out);
                 let base = decoder.trailer_offset();
                 let buf = decoder.trailer_bytes();
                 let _ = writeln!(
@@ -126,7 +109,7 @@ fn inspect(input: &[u8], kind: MessageKind, method: &[u8], out: &mut String) -> 
                 );
                 fields_report(decoder.trailers().fields(), buf, base, out);
             }
-            Event::MessageEnd => report_end(out, body_len, &body_preview, body_start),
+            Event::MessageEnd => body.report(out),
             Event::NeedMore => {}
             Event::Closed => {
                 let left = input.len() as u64 - decoder.position();
@@ -150,6 +133,42 @@ fn inspect(input: &[u8], kind: MessageKind, method: &[u8], out: &mut String) -> 
         out.push_str("no message in the input\n");
     }
     true
+}
+
+/// The body of the current message: its length, where it starts, and its first bytes.
+#[derive(Default)]
+struct BodySummary {
+    len: u64,
+    start: Option<u64>,
+    preview: Vec<u8>,
+    reported: bool,
+}
+
+impl BodySummary {
+    fn add(&mut self, at: u64, bytes: &[u8]) {
+        self.start.get_or_insert(at);
+        self.len += bytes.len() as u64;
+        let room = 64usize.saturating_sub(self.preview.len());
+        self.preview.extend(bytes.iter().take(room));
+    }
+
+    /// Writes the body line, once per message.
+    fn report(&mut self, out: &mut String) {
+        if std::mem::replace(&mut self.reported, true) {
+            return;
+        }
+        match self.start {
+            Some(start) => {
+                let preview = escape(&self.preview, 64);
+                let _ = writeln!(
+                    out,
+                    "  body       {} bytes, first at byte {start}: {preview}",
+                    self.len
+                );
+            }
+            None => out.push_str("  body       none\n"),
+        }
+    }
 }
 
 fn head_report<B: AsRef<[u8]> + AsMut<[u8]>>(decoder: &Decoder<B>, n: usize, out: &mut String) {
