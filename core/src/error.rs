@@ -212,7 +212,7 @@ error_kinds! {
     InvalidRequestLine => (400, "RFC 9112 3", "request-line needs exactly one SP between its parts"),
     /// A byte that no request-target may contain.
     InvalidTarget => (400, "RFC 9112 3.2", "invalid request-target"),
-    /// A `%` not followed by two hex digits.
+    /// A `%` not followed by two hex digits; the offset is the first byte that is not one.
     InvalidPercentEncoding => (400, "RFC 3986 2.1", "percent sign not followed by two hex digits"),
     /// A `#` fragment in the request-target.
     FragmentInTarget => (400, "RFC 9112 3.2", "fragment in request-target"),

@@ -125,14 +125,16 @@ pub(crate) enum HeadKind {
     Trailers,
 }
 
-/// The start line of a head: parsed once its line is complete.
-pub(crate) trait StartLine {
+/// The start line of a head: parsed once its line is complete. Parsing a line cut short must
+/// fail only at its end (see [`Head::check_truncated`]).
+pub(crate) trait StartLine: Clone {
     const KIND: HeadKind;
     /// Parses `line` (without its CRLF), which starts at `base` in the buffer.
     fn parse(&mut self, line: &[u8], base: usize) -> Result<Version, Error>;
 }
 
 /// Trailer sections have no start line.
+#[derive(Clone)]
 pub(crate) struct NoStartLine;
 
 impl StartLine for NoStartLine {
@@ -372,6 +374,47 @@ impl<const N: usize> Head<N> {
     /// and stores it.
     fn field_line<S: StartLine>(&mut self, buf: &[u8], pos: usize, cr: usize) -> Result<(), Error> {
         let line = &buf[pos..cr];
+        let (name_len, value_start, value_end) = self.field_parts::<S>(line, pos)?;
+        let known = KnownHeader::from_name(&line[..name_len]);
+        if let (Some(known), false) = (known, S::KIND == HeadKind::Trailers) {
+            self.field_semantics::<S>(
+                known,
+                &line[value_start..value_end],
+                pos,
+                pos + value_start,
+            )?;
+        }
+
+        self.lines += 1;
+        let slot = self.stored as usize;
+        if slot < N {
+            let known = known.map_or(NOT_KNOWN, |k| k as u8);
+            self.fields[slot] = Field {
+                name: Span::from_range(pos, pos + name_len),
+                value: Span::from_range(pos + value_start, pos + value_end),
+                known,
+            };
+            if let Some(bit) = 1u64.checked_shl(known as u32) {
+                if self.present & bit == 0 {
+                    self.present |= bit;
+                    self.index[known as usize] = slot as u8;
+                }
+            }
+            self.stored += 1;
+        } else if self.first_unstored == NO_OFFSET {
+            self.first_unstored = pos as u32;
+        }
+        Ok(())
+    }
+
+    /// Splits a field line (non-empty, without its CRLF, starting at `pos`) into the length of
+    /// its name and the bounds of its trimmed value, checking every byte and the line limit.
+    /// A line cut short fails only at its end, so a truncated line can be checked too.
+    fn field_parts<S: StartLine>(
+        &self,
+        line: &[u8],
+        pos: usize,
+    ) -> Result<(usize, usize, usize), Error> {
         if is_ws(line[0]) {
             let kind = match (S::KIND, self.lines) {
                 (HeadKind::Trailers, _) | (_, 1..) => ErrorKind::ObsFold,
@@ -407,36 +450,7 @@ impl<const N: usize> Head<N> {
         if self.lines >= self.max_lines {
             return Err(Error::new(ErrorKind::TooManyFields, pos));
         }
-        let known = KnownHeader::from_name(&line[..name_len]);
-        if let (Some(known), false) = (known, S::KIND == HeadKind::Trailers) {
-            self.field_semantics::<S>(
-                known,
-                &line[value_start..value_end],
-                pos,
-                pos + value_start,
-            )?;
-        }
-
-        self.lines += 1;
-        let slot = self.stored as usize;
-        if slot < N {
-            let known = known.map_or(NOT_KNOWN, |k| k as u8);
-            self.fields[slot] = Field {
-                name: Span::from_range(pos, pos + name_len),
-                value: Span::from_range(pos + value_start, pos + value_end),
-                known,
-            };
-            if let Some(bit) = 1u64.checked_shl(known as u32) {
-                if self.present & bit == 0 {
-                    self.present |= bit;
-                    self.index[known as usize] = slot as u8;
-                }
-            }
-            self.stored += 1;
-        } else if self.first_unstored == NO_OFFSET {
-            self.first_unstored = pos as u32;
-        }
-        Ok(())
+        Ok((name_len, value_start, value_end))
     }
 
     /// What Content-Length, Transfer-Encoding, Connection and Host mean for the message
@@ -546,6 +560,35 @@ impl<const N: usize> Head<N> {
 
     pub(crate) fn is_complete(&self) -> bool {
         self.phase == Phase::Done
+    }
+
+    /// For a head that the stream cut short after [`Status::Partial`]: the error in the bytes
+    /// received, if they can no longer begin a valid head.
+    ///
+    /// The incomplete last line goes through the ordinary line parsers: an error before its end
+    /// is final, one at its end only means the line ran out. A CR at the end is the start of the
+    /// line's CRLF, so the line is complete but for its LF and every error counts. The meaning of
+    /// fields (Content-Length syntax, duplicates) is judged only on complete values.
+    pub(crate) fn check_truncated<S: StartLine>(&self, buf: &[u8], start: &S) -> Result<(), Error> {
+        let pos = self.line_start as usize;
+        let rest = buf.get(pos..).unwrap_or(&[]);
+        if rest.is_empty() || matches!(self.phase, Phase::Leading | Phase::Done) {
+            return Ok(());
+        }
+        let (line, complete) = match rest.strip_suffix(b"\r") {
+            Some(line) => (line, true),
+            None => (rest, false),
+        };
+        let result = match self.phase {
+            Phase::StartLine => start.clone().parse(line, pos).map(drop),
+            Phase::Fields if line.is_empty() => self.check_complete::<S>(pos),
+            Phase::Fields if complete => self.clone().field_line::<S>(buf, pos, pos + line.len()),
+            _ => self.field_parts::<S>(line, pos).map(drop),
+        };
+        match result {
+            Err(e) if complete || e.offset() < pos + line.len() => Err(e),
+            _ => Ok(()),
+        }
     }
 
     /// Whether everything parsed so far is empty lines skipped before a request-line.

@@ -121,6 +121,16 @@ impl<const N: usize> Request<N> {
         self.head.parse(buf, &mut self.line)
     }
 
+    /// The stream ended after [`Status::Partial`]: is what arrived already invalid?
+    ///
+    /// Pass the same buffer. Returns the error at the first byte that no continuation could make
+    /// valid (such as `GET /\x01` with no line end yet), or `Ok` if the bytes are a valid
+    /// beginning and the message is merely incomplete. Errors that only a complete line can show
+    /// (a Content-Length that is not a number, say) are reported once its CR has arrived.
+    pub fn check_truncated(&self, buf: &[u8]) -> Result<(), Error> {
+        self.head.check_truncated(buf, &self.line)
+    }
+
     /// Forgets the parsed request so the parser can take the next one.
     pub fn reset(&mut self) {
         self.head.reset();

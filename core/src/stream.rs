@@ -494,6 +494,9 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
     /// a message (a body that runs until the connection closes, or a message whose end was not
     /// yet reported), [`Event::Incomplete`] when the stream stopped inside a message, and
     /// [`Event::Closed`] otherwise. Call it until it returns `Closed` or `Incomplete`.
+    ///
+    /// A head or trailer section cut short is an error rather than `Incomplete` when the bytes
+    /// received are already invalid (see [`Request::check_truncated`]).
     pub fn finish(&mut self) -> Result<Event, Error> {
         let event = match self.state {
             State::Failed(error) => return Err(error),
@@ -504,16 +507,33 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
             }
             State::Closed | State::Between => Event::Closed,
             State::Head => {
-                let only_empty_lines = match &self.parser {
-                    Parser::Request(req) => req.only_empty_lines(self.filled),
-                    Parser::Response(_) => self.filled == 0,
+                let head = &self.buf.as_ref()[..self.filled];
+                let (only_empty_lines, truncated) = match &self.parser {
+                    Parser::Request(req) => {
+                        (req.only_empty_lines(self.filled), req.check_truncated(head))
+                    }
+                    Parser::Response(res) => (self.filled == 0, res.check_truncated(head)),
                 };
+                if let Err(e) = truncated {
+                    return self
+                        .fail(e.shifted(self.message_start))
+                        .map(|(_, event)| event);
+                }
                 match only_empty_lines {
                     true => Event::Closed,
                     false => Event::Incomplete,
                 }
             }
-            State::Length(_) | State::Chunked | State::Trailers => Event::Incomplete,
+            State::Trailers => {
+                let section = &self.buf.as_ref()[self.head_len..self.filled];
+                if let Err(e) = self.trailers.check_truncated(section) {
+                    return self
+                        .fail(e.shifted(self.trailer_start))
+                        .map(|(_, event)| event);
+                }
+                Event::Incomplete
+            }
+            State::Length(_) | State::Chunked => Event::Incomplete,
         };
         self.state = State::Closed;
         Ok(event)

@@ -66,9 +66,7 @@ pub(crate) fn target_bytes(bytes: &[u8]) -> SyntaxResult<(usize, bool)> {
         i += scan::target_len(&bytes[i..]);
         match bytes.get(i) {
             Some(b'%') => {
-                if !is_pct_encoded(&bytes[i..]) {
-                    return Err((ErrorKind::InvalidPercentEncoding, i));
-                }
+                pct_encoded(bytes, i)?;
                 i += 3;
             }
             Some(b'[' | b']') => {
@@ -80,9 +78,19 @@ pub(crate) fn target_bytes(bytes: &[u8]) -> SyntaxResult<(usize, bool)> {
     }
 }
 
+/// Checks the two hex digits after the `%` at `bytes[i]`. The error points at the first byte
+/// that is not a hex digit (the end of `bytes` if they run out): where the input became invalid.
 #[inline]
-fn is_pct_encoded(bytes: &[u8]) -> bool {
-    bytes.len() >= 3 && bytes[0] == b'%' && is(bytes[1], HEX) && is(bytes[2], HEX)
+fn pct_encoded(bytes: &[u8], i: usize) -> SyntaxResult<()> {
+    let hex = bytes[i + 1..]
+        .iter()
+        .take(2)
+        .take_while(|&&b| is(b, HEX))
+        .count();
+    match hex {
+        2 => Ok(()),
+        _ => Err((ErrorKind::InvalidPercentEncoding, i + 1 + hex)),
+    }
 }
 
 /// The method names whose target form is special.
@@ -192,9 +200,7 @@ fn userinfo(bytes: &[u8]) -> SyntaxResult<()> {
     while i < bytes.len() {
         let b = bytes[i];
         if b == b'%' {
-            if !is_pct_encoded(&bytes[i..]) {
-                return Err((ErrorKind::InvalidPercentEncoding, i));
-            }
+            pct_encoded(bytes, i)?;
             i += 3;
             continue;
         }
@@ -223,9 +229,7 @@ pub(crate) fn authority(bytes: &[u8], port_optional: bool) -> SyntaxResult<()> {
         while i < bytes.len() && bytes[i] != b':' {
             let b = bytes[i];
             if b == b'%' {
-                if !is_pct_encoded(&bytes[i..]) {
-                    return Err((ErrorKind::InvalidPercentEncoding, i));
-                }
+                pct_encoded(bytes, i)?;
                 i += 3;
                 continue;
             }
@@ -576,11 +580,15 @@ mod tests {
         assert_eq!(check(Other, b"/[x]"), Err(ErrorKind::InvalidTarget));
         assert_eq!(
             target_bytes(b"/a%2"),
-            Err((ErrorKind::InvalidPercentEncoding, 2))
+            Err((ErrorKind::InvalidPercentEncoding, 4))
         );
         assert_eq!(
             target_bytes(b"/a%zz"),
-            Err((ErrorKind::InvalidPercentEncoding, 2))
+            Err((ErrorKind::InvalidPercentEncoding, 3))
+        );
+        assert_eq!(
+            target_bytes(b"/a%4z"),
+            Err((ErrorKind::InvalidPercentEncoding, 4))
         );
         assert_eq!(target_bytes(b"/a#f"), Ok((2, false)));
     }

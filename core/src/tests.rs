@@ -368,7 +368,7 @@ fn errors_point_at_the_offending_byte() {
         (
             b"GET /a%g0 HTTP/1.1\r\n",
             ErrorKind::InvalidPercentEncoding,
-            6,
+            7,
         ),
         (b"GET /a\"b HTTP/1.1\r\n", ErrorKind::InvalidTarget, 6),
         (b"GET / HTTP/1.1\r\nHost: a\x00\r\n\r\n", ErrorKind::Nul, 23),
@@ -673,4 +673,102 @@ fn heads_never_reach_past_the_span_bound() {
         .parse(&with_empty_lines)
         .unwrap_err();
     assert_eq!((err.kind(), err.offset()), (ErrorKind::HeadTooLarge, 65536));
+}
+
+#[test]
+fn a_head_cut_short_is_checked_as_far_as_it_goes() {
+    let requests: &[(&[u8], Option<(ErrorKind, usize)>)] = &[
+        (b"GET /\x01", Some((ErrorKind::InvalidTarget, 5))),
+        (b"G\x01", Some((ErrorKind::InvalidMethod, 1))),
+        (b"GET /a%4", None),
+        (b"GET /a%4z", Some((ErrorKind::InvalidPercentEncoding, 8))),
+        (b"GET /a HTTP/1.", None),
+        (b"GET /a HTTP/1.x", Some((ErrorKind::InvalidVersion, 14))),
+        (b"GET /a HTTP/2.0", Some((ErrorKind::UnsupportedVersion, 7))),
+        (b"GET * ", Some((ErrorKind::AsteriskFormNotOptions, 4))),
+        (b"GET /a HTTP/1.1\r", None),
+        (b"GET / HTTP/1.1\r\nHost: a\r\n", None),
+        (b"GET / HTTP/1.1\r\nHost: a\r\nX-Y", None),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\nX Y",
+            Some((ErrorKind::WhitespaceBeforeColon, 26)),
+        ),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\n X",
+            Some((ErrorKind::ObsFold, 25)),
+        ),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\nX: a\x7f",
+            Some((ErrorKind::InvalidFieldValue, 29)),
+        ),
+        // The meaning of a value is judged once the value is complete (its CR has arrived).
+        (b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1x", None),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1x\r",
+            Some((ErrorKind::InvalidContentLength, 42)),
+        ),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip;",
+            None,
+        ),
+        (b"GET / HTTP/1.1\r\nHost: a\r\nHost: b", None),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r",
+            Some((ErrorKind::DuplicateHost, 25)),
+        ),
+        // The CR of the empty line ends the head: what the whole head needs is checked.
+        (b"GET / HTTP/1.1\r\n\r", Some((ErrorKind::MissingHost, 16))),
+        (b"GET / HTTP/1.1\r\nHost: a\r\n\r", None),
+    ];
+    for (input, expected) in requests {
+        let mut req = Request::new();
+        assert_eq!(
+            req.parse(input),
+            Ok(Status::Partial),
+            "{:?}",
+            std::string::String::from_utf8_lossy(input)
+        );
+        let got = req
+            .check_truncated(input)
+            .err()
+            .map(|e| (e.kind(), e.offset()));
+        assert_eq!(
+            got,
+            *expected,
+            "{:?}",
+            std::string::String::from_utf8_lossy(input)
+        );
+        // The same answer however the head arrived.
+        let mut req = Request::new();
+        assert_eq!(parse_growing(&mut req, input), Ok(Status::Partial));
+        assert_eq!(
+            req.check_truncated(input)
+                .err()
+                .map(|e| (e.kind(), e.offset())),
+            *expected
+        );
+    }
+    let responses: &[(&[u8], Option<(ErrorKind, usize)>)] = &[
+        (b"HTTP/1.1 20", None),
+        (b"HTTP/1.1 2x", Some((ErrorKind::InvalidStatusCode, 10))),
+        (b"HTTP/1.1 200 O\x01", Some((ErrorKind::InvalidReason, 14))),
+        (b"HTTP/1.1x", Some((ErrorKind::InvalidVersion, 8))),
+    ];
+    for (input, expected) in responses {
+        let mut res = Response::new();
+        assert_eq!(res.parse(input), Ok(Status::Partial));
+        assert_eq!(
+            res.check_truncated(input)
+                .err()
+                .map(|e| (e.kind(), e.offset())),
+            *expected
+        );
+    }
+    let mut trailers = Trailers::new();
+    assert_eq!(trailers.parse(b"A: 1\r\nB : 2"), Ok(Status::Partial));
+    let err = trailers.check_truncated(b"A: 1\r\nB : 2").unwrap_err();
+    assert_eq!(
+        (err.kind(), err.offset()),
+        (ErrorKind::WhitespaceBeforeColon, 7)
+    );
 }

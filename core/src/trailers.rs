@@ -60,6 +60,16 @@ impl<const N: usize> Trailers<N> {
         self.head.parse(buf, &mut NoStartLine)
     }
 
+    /// The stream ended after [`Status::Partial`]: is what arrived already invalid?
+    ///
+    /// Pass the same buffer. Returns the error at the first byte that no continuation could make
+    /// valid (such as `X: \x01` with no line end yet), or `Ok` if the bytes are a valid
+    /// beginning and the message is merely incomplete. Errors that only a complete line can show
+    /// (a Content-Length that is not a number, say) are reported once its CR has arrived.
+    pub fn check_truncated(&self, buf: &[u8]) -> Result<(), Error> {
+        self.head.check_truncated(buf, &NoStartLine)
+    }
+
     /// Forgets the parsed section.
     pub fn reset(&mut self) {
         self.head.reset();

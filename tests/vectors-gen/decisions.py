@@ -119,3 +119,43 @@ def gen_decisions():
         "RFC 9112 2.2, D23: a third empty line is an error")
     add(F, "decisions/trailing-crlf/partial-then-eof", "request", one + "\r", [M(method="GET"), "incomplete"],
         "RFC 9112 2.2, D23: a lone CR at the end is an incomplete line")
+
+
+def gen_truncated():
+    """D24: a stream that ends inside a head or trailer section that is already invalid."""
+    why = "RFC 9112 2.2, D24: what arrived of a head cut short is held to the rules"
+    cases = [
+        ("invalid-target-byte", "GET /\x01", "reject"),
+        ("invalid-method-byte", "G\x01", "reject"),
+        ("pct-cut-short", "GET /a%4", "incomplete"),
+        ("pct-bad", "GET /a%4z", "reject"),
+        ("version-cut-short", "GET / HTTP/1.", "incomplete"),
+        ("version-unsupported", "GET / HTTP/2.0", "reject"),
+        ("asterisk-not-options", "GET * ", "reject"),
+        ("request-line-cr", "GET / HTTP/1.1\r", "incomplete"),
+        ("field-name-space", "GET / HTTP/1.1\r\nHost: a\r\nX Y", "reject"),
+        ("field-name-cut-short", "GET / HTTP/1.1\r\nHost: a\r\nX-Y", "incomplete"),
+        ("obs-fold", "GET / HTTP/1.1\r\nHost: a\r\n x", "reject"),
+        ("field-value-byte", "GET / HTTP/1.1\r\nHost: a\r\nX: a\x7f", "reject"),
+        ("content-length-cut-short", "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1x", "incomplete"),
+        ("content-length-complete", "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1x\r", "reject"),
+        ("duplicate-host-complete", "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r", "reject"),
+        ("empty-line-cr-no-host", "GET / HTTP/1.1\r\n\r", "reject"),
+        ("empty-line-cr-valid", "GET / HTTP/1.1\r\nHost: a\r\n\r", "incomplete"),
+        ("after-complete-invalid-field", "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: x\r\nY", "reject"),
+    ]
+    for name, data, outcome in cases:
+        add(F, "decisions/truncated/" + name, "request", data, [outcome], why)
+    first = req("GET /1 HTTP/1.1", H)
+    add(F, "decisions/truncated/second-request-invalid", "request", first + "GET /\x00",
+        [M(target="/1"), "reject"], why)
+    add(F, "decisions/truncated/second-request-valid", "request", first + "GET /2 HT",
+        [M(target="/1"), "incomplete"], why)
+    for name, data, outcome in [("status-code-byte", "HTTP/1.1 2x", "reject"),
+                                ("status-code-cut-short", "HTTP/1.1 20", "incomplete"),
+                                ("reason-byte", "HTTP/1.1 200 O\x01", "reject"),
+                                ("version-byte", "HTTP/1.1x", "reject")]:
+        add(F, "decisions/truncated/" + name, "response", data, [outcome], why)
+    chunked = req("POST / HTTP/1.1", H, "Transfer-Encoding: chunked") + "1\r\nx\r\n0\r\nA: 1\r\n"
+    add(F, "decisions/truncated/trailer-invalid", "request", chunked + "B : 2", ["reject"], why)
+    add(F, "decisions/truncated/trailer-cut-short", "request", chunked + "B: 2", ["incomplete"], why)

@@ -41,6 +41,7 @@ def main(out=OUT):
     realistic.gen_realistic_requests()
     realistic.gen_realistic_responses()
     decisions.gen_decisions()
+    decisions.gen_truncated()
 
     os.makedirs(out, exist_ok=True)
     wanted = set(name + ".jsonl" for name in FILES)

@@ -196,13 +196,15 @@ def parse_field_line(line):
     return name, value
 
 
-def read_head(data, pos):
-    """Return (start_line, fields, pos after the head)."""
+def read_head(data, pos, truncated=None):
+    """Return (start_line, fields, pos after the head). If the stream ends inside the head,
+    `truncated(start_line or None, fields, partial_line)` may reject what arrived (D24)."""
     start = pos
+    start_line = None
+    fields = []
     try:
         line, pos = read_line(data, pos)
         start_line = line
-        fields = []
         while True:
             line, pos = read_line(data, pos)
             need(pos - start <= MAX_HEAD, "head too large")
@@ -212,9 +214,139 @@ def read_head(data, pos):
             need(len(fields) <= MAX_FIELD_LINES, "too many field lines")
     except Incomplete:
         need(len(data) - start <= MAX_HEAD, "head too large")
+        if truncated is not None:
+            truncated(start_line, fields, data[pos:])
         raise
     need(pos - start <= MAX_HEAD, "head too large")
     return start_line, fields, pos
+
+
+# ------------------------------------------------------------ heads cut short (D24)
+def version_prefix_ok(v):
+    """Whether `v` can begin an HTTP-version that is then complete: a prefix of "HTTP/d.d";
+    eight bytes must be HTTP/1.0 or HTTP/1.1."""
+    shape = b"HTTP/0.0"
+    if len(v) > 8:
+        return False
+    for a, b in zip(v, shape):
+        if (b == ord("0") and a not in DIGIT) or (b != ord("0") and a != b):
+            return False
+    return len(v) < 8 or v in (b"HTTP/1.1", b"HTTP/1.0")
+
+
+def request_line_prefix(line):
+    """Reject a cut-short request-line that no continuation can make valid."""
+    method, sp, rest = line.partition(b" ")
+    need(all(c in TCHAR for c in method), "method")
+    if not sp:
+        return
+    need(method, "method")
+    target, sp, version = rest.partition(b" ")
+    i = 0
+    while i < len(target):
+        c = target[i]
+        if c == ord("%"):
+            need(all(h in HEXDIG for h in target[i + 1:i + 3]), "pct-encoding")
+            i += 3
+            continue
+        need(c in PCHAR or c in b"/?[]", "target byte")
+        i += 1
+    if not sp:
+        return
+    need(target, "empty target")
+    check_target(method, target)
+    need(version_prefix_ok(version), "version")
+
+
+def status_line_prefix(line):
+    version, sp, rest = line.partition(b" ")
+    need(version_prefix_ok(version), "version")
+    if not sp:
+        return
+    need(len(version) == 8, "version")
+    code, reason = rest[:3], rest[3:]
+    need(all(c in DIGIT for c in code), "status code")
+    if len(code) == 3:
+        need(100 <= int(code) <= 599, "status range")
+    if reason:
+        need(reason[:1] == b" ", "SP after code")
+        need(all(c in FIELD_VCHAR or c in (SP, HTAB) for c in reason[1:]), "reason byte")
+
+
+def field_line_prefix(line):
+    need(line[:1] not in (b" ", b"\t"), "leading whitespace / obs-fold")
+    name, colon, value = line.partition(b":")
+    need(all(c in TCHAR for c in name), "field-name")
+    if colon:
+        need(name, "field-name")
+        need(all(c in FIELD_VCHAR or c in (SP, HTAB) for c in value), "field-value byte")
+
+
+def field_rules_so_far(fields, version, kind):
+    """The rules each field line is held to as it arrives (not those of the whole head)."""
+    if version in (b"HTTP/1.0", b"HTTP/1.1"):
+        framing(fields, version, "response")  # every Content-Length / Transfer-Encoding rule but the last coding's
+        keep_alive(fields, version)
+    if kind == "request":
+        hosts = values(fields, b"host")
+        need(len(hosts) <= 1, "duplicate Host")
+        need(all(not h or valid_host_port(h) for h in hosts), "invalid Host")
+
+
+def truncated_head(kind, reparse):
+    """A `truncated` callback for read_head. `reparse(b"\n")` parses the data with an LF
+    appended, for a head cut just after the CR of its empty line."""
+
+    def check(start_line, fields, partial):
+        complete = partial.endswith(b"\r")
+        if complete:
+            partial = partial[:-1]
+        if start_line is None:
+            if complete:
+                # The line is whole but for its LF: its usual checks run on the full parse.
+                try:
+                    reparse(b"\n")
+                except Incomplete:
+                    pass
+            elif kind == "request":
+                request_line_prefix(partial)
+            else:
+                status_line_prefix(partial)
+            return
+        version = start_line.split(b" ")[-1] if kind == "request" else start_line[:8]
+        if complete and partial == b"":
+            try:
+                reparse(b"\n")
+            except Incomplete:
+                pass
+            return
+        if complete:
+            fields = fields + [parse_field_line(partial)]
+        elif partial:
+            field_line_prefix(partial)
+            need(len(fields) + 1 <= MAX_FIELD_LINES, "too many field lines")
+        # The start line was complete: it is held to its rules whatever follows.
+        try:
+            reparse_start(kind, start_line)
+        except Incomplete:
+            pass
+        field_rules_so_far(fields, version, kind)
+
+    return check
+
+
+def reparse_start(kind, line):
+    """The start-line rules alone, for a head whose start line is complete."""
+    if kind == "request":
+        parts = line.split(b" ")
+        need(len(parts) == 3 and all(parts), "request-line")
+        method, target, version = parts
+        need(is_token(method), "method")
+        need(version in (b"HTTP/1.1", b"HTTP/1.0"), "version")
+        check_target(method, target)
+    else:
+        status_line_prefix(line)
+        need(len(line) >= 12, "status-line")
 
 
 def values(fields, name):
@@ -373,6 +505,13 @@ def read_chunked(data, pos):
             need(len(trailers) <= MAX_FIELD_LINES, "too many trailer field lines (D17)")
     except Incomplete:
         need(len(data) - start <= MAX_TRAILERS, "trailer section too large")
+        partial = data[pos:]
+        if partial.endswith(b"\r") and partial != b"\r":
+            parse_field_line(partial[:-1])  # complete but for its LF (D24)
+        elif partial and partial != b"\r":
+            field_line_prefix(partial)
+        if partial not in (b"", b"\r"):
+            need(len(trailers) + 1 <= MAX_FIELD_LINES, "too many trailer field lines")
         raise
     return bytes(body), trailers, pos
 
@@ -387,7 +526,7 @@ def hdrs(fields):
 
 # ------------------------------------------------------------ messages
 def parse_request(data, pos):
-    line, fields, pos = read_head(data, pos)
+    line, fields, pos = read_head(data, pos, truncated_head("request", lambda tail: parse_request(data + tail, pos)))
     parts = line.split(b" ")
     need(len(parts) == 3 and all(parts), "request-line")
     method, target, version = parts
@@ -419,7 +558,8 @@ def parse_request(data, pos):
 
 
 def parse_response(data, pos, method):
-    line, fields, pos = read_head(data, pos)
+    again = lambda tail: parse_response(data + tail, pos, method)  # noqa: E731
+    line, fields, pos = read_head(data, pos, truncated_head("response", again))
     need(len(line) >= 12, "status-line")
     version = line[:8]
     need(version in (b"HTTP/1.1", b"HTTP/1.0"), "version")
