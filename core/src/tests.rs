@@ -675,9 +675,12 @@ fn heads_never_reach_past_the_span_bound() {
     assert_eq!((err.kind(), err.offset()), (ErrorKind::HeadTooLarge, 65536));
 }
 
+/// The error a check should find, as kind and offset, or none.
+type ExpectedError = Option<(ErrorKind, usize)>;
+
 #[test]
 fn a_head_cut_short_is_checked_as_far_as_it_goes() {
-    let requests: &[(&[u8], Option<(ErrorKind, usize)>)] = &[
+    let requests: &[(&[u8], ExpectedError)] = &[
         (b"GET /\x01", Some((ErrorKind::InvalidTarget, 5))),
         (b"G\x01", Some((ErrorKind::InvalidMethod, 1))),
         (b"GET /a%4", None),
@@ -748,7 +751,7 @@ fn a_head_cut_short_is_checked_as_far_as_it_goes() {
             *expected
         );
     }
-    let responses: &[(&[u8], Option<(ErrorKind, usize)>)] = &[
+    let responses: &[(&[u8], ExpectedError)] = &[
         (b"HTTP/1.1 20", None),
         (b"HTTP/1.1 2x", Some((ErrorKind::InvalidStatusCode, 10))),
         (b"HTTP/1.1 200 O\x01", Some((ErrorKind::InvalidReason, 14))),
