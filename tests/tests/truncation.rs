@@ -1,0 +1,60 @@
+//! `check_truncated` never rejects what could still become valid: every prefix of every head
+//! that a conformance vector accepts is a valid beginning.
+
+use std::path::PathBuf;
+
+use conformance::{load_dir, Expected};
+use httpspan::stream::MessageKind;
+use httpspan::{Error, Request, Response, Status};
+
+/// Parses `buf` with a fresh parser of `kind`: the status, and `check_truncated` on the same
+/// buffer.
+fn parse_fresh(kind: MessageKind, buf: &[u8]) -> (Result<Status, Error>, Result<(), Error>) {
+    match kind {
+        MessageKind::Request => {
+            let mut req = Request::new();
+            (req.parse(buf), req.check_truncated(buf))
+        }
+        MessageKind::Response => {
+            let mut res = Response::new();
+            (res.parse(buf), res.check_truncated(buf))
+        }
+    }
+}
+
+#[test]
+fn no_prefix_of_an_accepted_head_is_rejected() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("vectors");
+    let mut heads = 0;
+    let mut prefixes = 0;
+    for case in load_dir(&dir).into_iter().map(|c| c.expect("vectors load")) {
+        if !matches!(case.expect.first(), Some(Expected::Message(_))) {
+            continue;
+        }
+        let Ok(Status::Complete { head_len }) = parse_fresh(case.kind, &case.input).0 else {
+            panic!(
+                "{}: the first head of an accepted case does not parse",
+                case.id
+            );
+        };
+        heads += 1;
+        for end in 1..head_len {
+            let prefix = &case.input[..end];
+            let (status, truncated) = parse_fresh(case.kind, prefix);
+            assert_eq!(status, Ok(Status::Partial), "{} cut at {end}", case.id);
+            assert_eq!(
+                truncated,
+                Ok(()),
+                "{} cut at {end} is a valid beginning",
+                case.id
+            );
+            prefixes += 1;
+        }
+    }
+    assert!(
+        heads > 500,
+        "only {heads} accepted heads found in {}",
+        dir.display()
+    );
+    assert!(prefixes > heads);
+}
