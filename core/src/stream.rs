@@ -148,44 +148,52 @@ enum Fill {
     Complete { taken: usize, len: usize },
 }
 
-/// Appends what fits of `input` to `buf[..*filled]` and parses the section that starts at
-/// `start` (a head at 0, or a trailer section after the head) with `parse`, which resumes where
-/// its previous call stopped. Bytes copied past the end of a complete section are dropped again.
-/// Error offsets are relative to `start`. A section that does not fit in `buf` is too large:
-/// `head_too_large` at 0, `trailers_too_large` after it.
+/// Appends `input` to `buf[..*filled]` and parses the section that starts at `start` (a head
+/// at 0, or a trailer section after the head) with `parse`, which resumes where its previous call
+/// stopped. Error offsets are relative to `start`. A section that does not fit in `buf` is too
+/// large: `head_too_large` at 0, `trailers_too_large` after it.
+///
+/// The input is copied in steps that double from 512 bytes, so a section that arrives with much
+/// more behind it (a body, pipelined messages) costs a copy of at most about twice its size,
+/// not of the whole buffer; `parse` resumes after each step, so no byte is scanned twice.
 fn fill_and_parse(
     buf: &mut [u8],
     filled: &mut usize,
     start: usize,
     input: &[u8],
-    parse: impl FnOnce(&[u8]) -> Result<Status, Error>,
+    mut parse: impl FnMut(&[u8]) -> Result<Status, Error>,
 ) -> Result<Fill, Error> {
-    if input.is_empty() {
-        return Ok(Fill::Partial { taken: 0 });
+    let mut taken = 0;
+    let mut step = 512;
+    while taken < input.len() {
+        let n = (input.len() - taken).min(buf.len() - *filled).min(step);
+        buf[*filled..*filled + n].copy_from_slice(&input[taken..taken + n]);
+        match parse(&buf[start..*filled + n])? {
+            Status::Complete { head_len } => {
+                // The previous parse ended Partial before `*filled`, so the section ends in
+                // this step.
+                let used = start + head_len - *filled;
+                *filled = start + head_len;
+                return Ok(Fill::Complete {
+                    taken: taken + used,
+                    len: head_len,
+                });
+            }
+            Status::Partial if *filled + n == buf.len() => {
+                let kind = match start {
+                    0 => ErrorKind::HeadTooLarge,
+                    _ => ErrorKind::TrailersTooLarge,
+                };
+                return Err(Error::new(kind, buf.len() - start));
+            }
+            Status::Partial => {
+                *filled += n;
+                taken += n;
+                step *= 2;
+            }
+        }
     }
-    let n = input.len().min(buf.len() - *filled);
-    buf[*filled..*filled + n].copy_from_slice(&input[..n]);
-    match parse(&buf[start..*filled + n])? {
-        Status::Complete { head_len } => {
-            let taken = start + head_len - *filled;
-            *filled = start + head_len;
-            Ok(Fill::Complete {
-                taken,
-                len: head_len,
-            })
-        }
-        Status::Partial if *filled + n == buf.len() => {
-            let kind = match start {
-                0 => ErrorKind::HeadTooLarge,
-                _ => ErrorKind::TrailersTooLarge,
-            };
-            Err(Error::new(kind, buf.len() - start))
-        }
-        Status::Partial => {
-            *filled += n;
-            Ok(Fill::Partial { taken: n })
-        }
-    }
+    Ok(Fill::Partial { taken })
 }
 
 impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
