@@ -110,7 +110,6 @@ pub fn inspect(input: &[u8], kind: MessageKind, method: &[u8], out: &mut String)
                 fields_report(decoder.trailers().fields(), buf, base, out);
             }
             Event::MessageEnd => body.report(out),
-            Event::NeedMore => {}
             Event::Closed => {
                 let left = input.len() as u64 - decoder.position();
                 if left > 0 {
@@ -126,6 +125,8 @@ pub fn inspect(input: &[u8], kind: MessageKind, method: &[u8], out: &mut String)
                 );
                 break;
             }
+            // NeedMore, and events this inspector does not show.
+            _ => {}
         }
         rest = &rest[used..];
     }

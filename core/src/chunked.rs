@@ -9,8 +9,10 @@ use crate::scan::{
     class::{self, is, is_ws},
 };
 
-/// What [`ChunkedDecoder::decode`] found.
+/// What [`ChunkedDecoder::decode`] found. More kinds may be added, so a `match` needs a
+/// wildcard arm.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Chunk {
     /// Body data: these bytes of the input given to this call.
     Data(Range<usize>),
@@ -71,6 +73,7 @@ enum State {
 ///         Chunk::Data(range) => data.extend_from_slice(&input[range]),
 ///         Chunk::TrailerSection => { input = &input[used..]; break; }
 ///         Chunk::NeedMore => unreachable!("the whole body is here"),
+///         other => unreachable!("{other:?}"),
 ///     }
 ///     input = &input[used..];
 /// }

@@ -49,8 +49,10 @@ use crate::request::Request;
 use crate::response::Response;
 use crate::trailers::Trailers;
 
-/// What the decoder found.
+/// What the decoder found. More kinds of event may be added (for instance for the parts of a
+/// chunked body), so a `match` needs a wildcard arm.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Event {
     /// A head is complete: read it with [`Decoder::request`] or [`Decoder::response`], whose
     /// spans index [`Decoder::head_bytes`].

@@ -285,6 +285,7 @@ fn decode_trace(
                     break 'pieces;
                 }
                 Event::Incomplete => return Err("decode returned Incomplete".into()),
+                other => return Err(format!("unexpected event {other:?}")),
             }
             rest = &rest[used..];
         }
@@ -1893,6 +1894,7 @@ fn check_valid(
                     break;
                 }
                 Chunk::NeedMore => prop_assert!(false, "the whole body is there"),
+                other => prop_assert!(false, "unexpected {:?}", other),
             }
             pos += used;
         }

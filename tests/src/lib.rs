@@ -297,6 +297,7 @@ pub fn decode_stream(case: &Case, cuts: &[usize]) -> Result<Vec<Outcome>, String
                 }
                 Event::Closed => return Ok(outcomes),
                 Event::Incomplete => return Err("decode returned Incomplete".into()),
+                other => return Err(format!("unexpected event {other:?}")),
             }
             rest = &rest[used..];
         }

@@ -177,6 +177,7 @@ fn chunked_body(input: &[u8], start: usize) {
                 break;
             }
             Ok((_, Chunk::NeedMore)) => return,
+            Ok((_, other)) => panic!("unexpected {other:?}"),
             Err(e) => {
                 read_error(&e);
                 return;
@@ -258,6 +259,7 @@ fn stream(case: &Case, buf: &mut [u8], step: usize) {
                 Event::NeedMore => continue 'pieces,
                 Event::Closed => break 'pieces,
                 Event::Incomplete => unreachable!("decode never returns Incomplete"),
+                other => panic!("unexpected event {other:?}"),
             }
             black_box((decoder.position(), decoder.message_offset()));
             black_box(decoder.trailer_offset());
