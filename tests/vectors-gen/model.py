@@ -196,28 +196,62 @@ def parse_field_line(line):
     return name, value
 
 
+class FieldsCutShort(Incomplete):
+    """The stream ended inside a block of field lines: the lines read so far and where the
+    cut-off line starts."""
+
+    def __init__(self, fields, at):
+        super().__init__()
+        self.fields = fields
+        self.at = at
+
+
+def read_fields(data, pos, start, max_bytes):
+    """Field lines up to the empty line, the section counted from `start`: (fields, pos after
+    the empty line)."""
+    fields = []
+    try:
+        while True:
+            line, pos = read_line(data, pos)
+            need(pos - start <= max_bytes, "section too large")
+            if line == b"":
+                return fields, pos
+            fields.append(parse_field_line(line))
+            need(len(fields) <= MAX_FIELD_LINES, "too many field lines")
+    except Incomplete:
+        need(len(data) - start <= max_bytes, "section too large")
+        raise FieldsCutShort(fields, pos)
+
+
+def cut_short_field_line(partial, fields):
+    """The cut-off last line of a block of field lines (D24): a whole line but for its LF is
+    held to every line rule, a shorter one to what its bytes so far can break."""
+    if partial in (b"", b"\r"):
+        return
+    if partial.endswith(b"\r"):
+        parse_field_line(partial[:-1])
+    else:
+        field_line_prefix(partial)
+    need(len(fields) + 1 <= MAX_FIELD_LINES, "too many field lines")
+
+
 def read_head(data, pos, truncated=None):
     """Return (start_line, fields, pos after the head). If the stream ends inside the head,
     `truncated(start_line or None, fields, partial_line)` may reject what arrived (D24)."""
     start = pos
-    start_line = None
-    fields = []
     try:
-        line, pos = read_line(data, pos)
-        start_line = line
-        while True:
-            line, pos = read_line(data, pos)
-            need(pos - start <= MAX_HEAD, "head too large")
-            if line == b"":
-                break
-            fields.append(parse_field_line(line))
-            need(len(fields) <= MAX_FIELD_LINES, "too many field lines")
+        start_line, pos = read_line(data, pos)
     except Incomplete:
         need(len(data) - start <= MAX_HEAD, "head too large")
         if truncated is not None:
-            truncated(start_line, fields, data[pos:])
+            truncated(None, [], data[pos:])
         raise
-    need(pos - start <= MAX_HEAD, "head too large")
+    try:
+        fields, pos = read_fields(data, pos, start, MAX_HEAD)
+    except FieldsCutShort as cut:
+        if truncated is not None:
+            truncated(start_line, cut.fields, data[cut.at:])
+        raise
     return start_line, fields, pos
 
 
@@ -320,11 +354,9 @@ def truncated_head(kind, reparse):
             except Incomplete:
                 pass
             return
+        cut_short_field_line(partial + (b"\r" if complete else b""), fields)
         if complete:
             fields = fields + [parse_field_line(partial)]
-        elif partial:
-            field_line_prefix(partial)
-            need(len(fields) + 1 <= MAX_FIELD_LINES, "too many field lines")
         # The start line was complete: it is held to its rules whatever follows.
         try:
             reparse_start(kind, start_line)
@@ -338,15 +370,39 @@ def truncated_head(kind, reparse):
 def reparse_start(kind, line):
     """The start-line rules alone, for a head whose start line is complete."""
     if kind == "request":
-        parts = line.split(b" ")
-        need(len(parts) == 3 and all(parts), "request-line")
-        method, target, version = parts
-        need(is_token(method), "method")
-        need(version in (b"HTTP/1.1", b"HTTP/1.0"), "version")
-        check_target(method, target)
+        check_request_line(line)
     else:
-        status_line_prefix(line)
-        need(len(line) >= 12, "status-line")
+        check_status_line(line)
+
+
+def check_request_line(line):
+    """-> (method, target, version)"""
+    parts = line.split(b" ")
+    need(len(parts) == 3 and all(parts), "request-line")
+    method, target, version = parts
+    need(is_token(method), "method")
+    need(version in (b"HTTP/1.1", b"HTTP/1.0"), "version")
+    check_target(method, target)
+    return method, target, version
+
+
+def check_status_line(line):
+    """-> (version, status, reason)"""
+    need(len(line) >= 12, "status-line")
+    version = line[:8]
+    need(version in (b"HTTP/1.1", b"HTTP/1.0"), "version")
+    need(line[8] == SP, "status-line SP")
+    code = line[9:12]
+    need(all(c in DIGIT for c in code), "status code")
+    status = int(code)
+    need(100 <= status <= 599, "status range")
+    if len(line) == 12:
+        reason = b""
+    else:
+        need(line[12] == SP, "SP after code")
+        reason = line[13:]
+        need(all(c in FIELD_VCHAR or c in (SP, HTAB) for c in reason), "reason byte")
+    return version, status, reason
 
 
 def values(fields, name):
@@ -493,25 +549,10 @@ def read_chunked(data, pos):
             raise Incomplete()
         need(data[pos:pos + 2] == b"\r\n", "chunk data CRLF")
         pos += 2
-    start = pos
-    trailers = []
     try:
-        while True:
-            line, pos = read_line(data, pos)
-            need(pos - start <= MAX_TRAILERS, "trailer section too large")
-            if line == b"":
-                break
-            trailers.append(parse_field_line(line))
-            need(len(trailers) <= MAX_FIELD_LINES, "too many trailer field lines (D17)")
-    except Incomplete:
-        need(len(data) - start <= MAX_TRAILERS, "trailer section too large")
-        partial = data[pos:]
-        if partial.endswith(b"\r") and partial != b"\r":
-            parse_field_line(partial[:-1])  # complete but for its LF (D24)
-        elif partial and partial != b"\r":
-            field_line_prefix(partial)
-        if partial not in (b"", b"\r"):
-            need(len(trailers) + 1 <= MAX_FIELD_LINES, "too many trailer field lines")
+        trailers, pos = read_fields(data, pos, pos, MAX_TRAILERS)
+    except FieldsCutShort as cut:
+        cut_short_field_line(data[cut.at:], cut.fields)
         raise
     return bytes(body), trailers, pos
 
@@ -527,12 +568,7 @@ def hdrs(fields):
 # ------------------------------------------------------------ messages
 def parse_request(data, pos):
     line, fields, pos = read_head(data, pos, truncated_head("request", lambda tail: parse_request(data + tail, pos)))
-    parts = line.split(b" ")
-    need(len(parts) == 3 and all(parts), "request-line")
-    method, target, version = parts
-    need(is_token(method), "method")
-    need(version in (b"HTTP/1.1", b"HTTP/1.0"), "version")
-    check_target(method, target)
+    method, target, version = check_request_line(line)
     hosts = values(fields, b"host")
     need(len(hosts) <= 1, "duplicate Host")
     need(hosts or version != b"HTTP/1.1", "missing Host")
@@ -560,20 +596,7 @@ def parse_request(data, pos):
 def parse_response(data, pos, method):
     again = lambda tail: parse_response(data + tail, pos, method)  # noqa: E731
     line, fields, pos = read_head(data, pos, truncated_head("response", again))
-    need(len(line) >= 12, "status-line")
-    version = line[:8]
-    need(version in (b"HTTP/1.1", b"HTTP/1.0"), "version")
-    need(line[8] == SP, "status-line SP")
-    code = line[9:12]
-    need(all(c in DIGIT for c in code), "status code")
-    status = int(code)
-    need(100 <= status <= 599, "status range")
-    if len(line) == 12:
-        reason = b""
-    else:
-        need(line[12] == SP, "SP after code")
-        reason = line[13:]
-        need(all(c in FIELD_VCHAR or c in (SP, HTAB) for c in reason), "reason byte")
+    version, status, reason = check_status_line(line)
     kind, n = framing(fields, version, "response")
     msg = dict(version=s(version), status=status, reason=s(reason), headers=hdrs(fields),
                content_length=n, chunked=False, trailers=[])
