@@ -76,10 +76,28 @@ impl Field {
     }
 }
 
-/// The accessors that requests, responses and trailer sections share, delegating to their
-/// `head: Head<N>` field.
+/// The methods that requests, responses and trailer sections share, delegating to their
+/// `head: Head<N>` and `line` (their [`StartLine`]) fields.
 macro_rules! field_accessors {
     () => {
+        /// Replaces the limits. Call it before a message is parsed (after creating the parser or
+        /// after `reset`); a head in progress keeps the byte limit it started with.
+        pub fn set_limits(&mut self, limits: &$crate::Limits) {
+            self.head.set_limits(&self.line, limits);
+        }
+
+        /// The stream ended after [`Status::Partial`](crate::Status::Partial): is what arrived
+        /// already invalid?
+        ///
+        /// Pass the same buffer. Returns the error at the first byte that no continuation could
+        /// make valid (such as an invalid byte in the cut-off line), or `Ok` if the bytes are a
+        /// valid beginning and the message is merely incomplete. Errors that only a complete line
+        /// can show (a Content-Length that is not a number, say) are reported once its CR has
+        /// arrived.
+        pub fn check_truncated(&self, buf: &[u8]) -> Result<(), $crate::Error> {
+            self.head.check_truncated(buf, &self.line)
+        }
+
         /// Whether the whole head has been parsed.
         pub fn is_complete(&self) -> bool {
             self.head.is_complete()
@@ -134,7 +152,7 @@ pub(crate) trait StartLine: Clone {
 }
 
 /// Trailer sections have no start line.
-#[derive(Clone)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct NoStartLine;
 
 impl StartLine for NoStartLine {
@@ -231,9 +249,9 @@ impl<const N: usize> Head<N> {
         }
     }
 
-    pub(crate) fn set_limits(&mut self, kind: HeadKind, limits: &Limits) {
+    pub(crate) fn set_limits<S: StartLine>(&mut self, _: &S, limits: &Limits) {
         self.max_lines = limits.max_field_lines;
-        self.max_bytes = byte_limit(kind, limits);
+        self.max_bytes = byte_limit(S::KIND, limits);
     }
 
     /// Forgets the parsed message, keeping the limits. Clears a few dozen bytes: the field table
@@ -268,9 +286,15 @@ impl<const N: usize> Head<N> {
                         self.begin(pos, Phase::Fields);
                         continue;
                     }
-                    match (buf.get(pos), buf.get(pos + 1)) {
-                        (None, _) | (Some(b'\r'), None) => return Ok(Status::Partial),
-                        (Some(b'\r'), Some(b'\n')) => {
+                    match buf.get(pos) {
+                        None => return Ok(Status::Partial),
+                        Some(b'\r' | b'\n') => {
+                            // An empty line is its CRLF and nothing else; the line-end search
+                            // decides whether these bytes are one.
+                            self.limit_end = (pos + 2) as u32;
+                            let Some(_) = self.find_line_end::<S>(buf)? else {
+                                return Ok(Status::Partial);
+                            };
                             if S::KIND == HeadKind::Response {
                                 return Err(Error::new(ErrorKind::EmptyLineBeforeStatusLine, pos));
                             }
@@ -278,12 +302,8 @@ impl<const N: usize> Head<N> {
                                 return Err(Error::new(ErrorKind::TooManyEmptyLines, pos));
                             }
                             self.empty_lines += 1;
-                            self.line_start += 2;
+                            self.next_line(pos, Phase::Leading);
                         }
-                        (Some(b'\r'), Some(_)) => {
-                            return Err(Error::new(ErrorKind::BareCr, pos + 1))
-                        }
-                        (Some(b'\n'), _) => return Err(Error::new(ErrorKind::BareLf, pos)),
                         _ => self.begin(pos, Phase::StartLine),
                     }
                 }

@@ -104,12 +104,6 @@ impl<const N: usize> Default for Request<N> {
 }
 
 impl<const N: usize> Request<N> {
-    /// Replaces the limits. Call it before a message is parsed (after creating the parser or
-    /// after [`reset`](Self::reset)); a head in progress keeps the byte limit it started with.
-    pub fn set_limits(&mut self, limits: &Limits) {
-        self.head.set_limits(HeadKind::Request, limits);
-    }
-
     /// Parses the request head at the start of `buf`, or resumes a parse that returned
     /// [`Status::Partial`].
     ///
@@ -119,16 +113,6 @@ impl<const N: usize> Request<N> {
     /// parsing another message.
     pub fn parse(&mut self, buf: &[u8]) -> Result<Status, Error> {
         self.head.parse(buf, &mut self.line)
-    }
-
-    /// The stream ended after [`Status::Partial`]: is what arrived already invalid?
-    ///
-    /// Pass the same buffer. Returns the error at the first byte that no continuation could make
-    /// valid (such as `GET /\x01` with no line end yet), or `Ok` if the bytes are a valid
-    /// beginning and the message is merely incomplete. Errors that only a complete line can show
-    /// (a Content-Length that is not a number, say) are reported once its CR has arrived.
-    pub fn check_truncated(&self, buf: &[u8]) -> Result<(), Error> {
-        self.head.check_truncated(buf, &self.line)
     }
 
     /// Forgets the parsed request so the parser can take the next one.

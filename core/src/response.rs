@@ -121,12 +121,6 @@ impl<const N: usize> Default for Response<N> {
 }
 
 impl<const N: usize> Response<N> {
-    /// Replaces the limits. Call it before a message is parsed (after creating the parser or
-    /// after [`reset`](Self::reset)); a head in progress keeps the byte limit it started with.
-    pub fn set_limits(&mut self, limits: &Limits) {
-        self.head.set_limits(HeadKind::Response, limits);
-    }
-
     /// Says which request method this response answers. Only HEAD and CONNECT change anything:
     /// a response to HEAD has no body, and a 2xx response to CONNECT turns the connection into
     /// a tunnel. [`reset`](Self::reset) keeps it.
@@ -142,16 +136,6 @@ impl<const N: usize> Response<N> {
     /// [`Status::Partial`]. The same rules as [`Request::parse`](crate::Request::parse) apply.
     pub fn parse(&mut self, buf: &[u8]) -> Result<Status, Error> {
         self.head.parse(buf, &mut self.line)
-    }
-
-    /// The stream ended after [`Status::Partial`]: is what arrived already invalid?
-    ///
-    /// Pass the same buffer. Returns the error at the first byte that no continuation could make
-    /// valid (such as `GET /\x01` with no line end yet), or `Ok` if the bytes are a valid
-    /// beginning and the message is merely incomplete. Errors that only a complete line can show
-    /// (a Content-Length that is not a number, say) are reported once its CR has arrived.
-    pub fn check_truncated(&self, buf: &[u8]) -> Result<(), Error> {
-        self.head.check_truncated(buf, &self.line)
     }
 
     /// Forgets the parsed response so the parser can take the next one.

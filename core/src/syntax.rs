@@ -196,20 +196,27 @@ fn absolute_form(target: &[u8]) -> SyntaxResult<()> {
 }
 
 fn userinfo(bytes: &[u8]) -> SyntaxResult<()> {
+    match reg_name_len(bytes, true)? {
+        n if n == bytes.len() => Ok(()),
+        n => Err((ErrorKind::InvalidTarget, n)),
+    }
+}
+
+/// Length of the leading run of `unreserved / pct-encoded / sub-delims` (RFC 3986 3.2.2's
+/// reg-name), with `:` too when `colon` is set (userinfo, 3.2.1). Each `%` is checked.
+fn reg_name_len(bytes: &[u8], colon: bool) -> SyntaxResult<usize> {
     let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
+    while let Some(&b) = bytes.get(i) {
         if b == b'%' {
             pct_encoded(bytes, i)?;
             i += 3;
-            continue;
+        } else if is(b, UNRESERVED) || is(b, SUB_DELIM) || (colon && b == b':') {
+            i += 1;
+        } else {
+            break;
         }
-        if !(is(b, UNRESERVED) || is(b, SUB_DELIM) || b == b':') {
-            return Err((ErrorKind::InvalidTarget, i));
-        }
-        i += 1;
     }
-    Ok(())
+    Ok(i)
 }
 
 /// `uri-host [ ":" port ]` (RFC 3986 3.2.2, 3.2.3), port at most 5 digits. With
@@ -225,20 +232,7 @@ pub(crate) fn authority(bytes: &[u8], port_optional: bool) -> SyntaxResult<()> {
         }
         close + 1
     } else {
-        let mut i = 0;
-        while i < bytes.len() && bytes[i] != b':' {
-            let b = bytes[i];
-            if b == b'%' {
-                pct_encoded(bytes, i)?;
-                i += 3;
-                continue;
-            }
-            if !(is(b, UNRESERVED) || is(b, SUB_DELIM)) {
-                return Err((ErrorKind::InvalidTarget, i));
-            }
-            i += 1;
-        }
-        i
+        reg_name_len(bytes, false)?
     };
     // reg-name may be empty, but a port (or the port authority-form requires) with no host
     // names nothing.

@@ -21,6 +21,7 @@ use crate::limits::Limits;
 #[derive(Clone, Debug)]
 pub struct Trailers<const N: usize = 64> {
     head: Head<N>,
+    line: NoStartLine,
 }
 
 impl Trailers {
@@ -34,6 +35,7 @@ impl Trailers {
     pub const fn with_limits(limits: Limits) -> Self {
         Trailers {
             head: Head::new(HeadKind::Trailers, &limits),
+            line: NoStartLine,
         }
     }
 }
@@ -42,32 +44,17 @@ impl<const N: usize> Default for Trailers<N> {
     fn default() -> Self {
         Trailers {
             head: Head::new(HeadKind::Trailers, &Limits::DEFAULT),
+            line: NoStartLine,
         }
     }
 }
 
 impl<const N: usize> Trailers<N> {
-    /// Replaces the limits. Call it before a message is parsed (after creating the parser or
-    /// after [`reset`](Self::reset)); a head in progress keeps the byte limit it started with.
-    pub fn set_limits(&mut self, limits: &Limits) {
-        self.head.set_limits(HeadKind::Trailers, limits);
-    }
-
     /// Parses the trailer section at the start of `buf` (the bytes right after the last-chunk
     /// line), or resumes a parse that returned [`Status::Partial`]. `head_len` in
     /// [`Status::Complete`] is the length of the section, its final CRLF included.
     pub fn parse(&mut self, buf: &[u8]) -> Result<Status, Error> {
-        self.head.parse(buf, &mut NoStartLine)
-    }
-
-    /// The stream ended after [`Status::Partial`]: is what arrived already invalid?
-    ///
-    /// Pass the same buffer. Returns the error at the first byte that no continuation could make
-    /// valid (such as `X: \x01` with no line end yet), or `Ok` if the bytes are a valid
-    /// beginning and the message is merely incomplete. Errors that only a complete line can show
-    /// (a Content-Length that is not a number, say) are reported once its CR has arrived.
-    pub fn check_truncated(&self, buf: &[u8]) -> Result<(), Error> {
-        self.head.check_truncated(buf, &NoStartLine)
+        self.head.parse(buf, &mut self.line)
     }
 
     /// Forgets the parsed section.
