@@ -407,7 +407,7 @@ fn comparable(trace: &Trace) -> (Trace, B) {
 // Head parsers over growing prefixes.
 
 /// What a head parser reports after a complete parse.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Snapshot {
     /// Request: method and target. Response: reason. Trailers: none.
     start: Vec<Span>,
@@ -438,108 +438,81 @@ trait HeadParser {
     fn find_in(&self, buf: &[u8], name: &[u8]) -> Option<Span>;
 }
 
-fn gets(get: impl Fn(KnownHeader) -> Option<Span>) -> Vec<Option<Span>> {
-    KnownHeader::ALL.iter().map(|&k| get(k)).collect()
+/// Implements `HeadParser` for the three parsers, which share these methods by name. `$extra`
+/// fills in what only requests and responses have.
+macro_rules! head_parser {
+    ($ty:ident, $kind:ident, |$p:ident| $extra:expr) => {
+        impl<const N: usize> HeadParser for $ty<N> {
+            const KIND: HeadKind = HeadKind::$kind;
+            fn fresh(limits: &Limits) -> Self {
+                let mut p = Self::default();
+                p.set_limits(limits);
+                p.reset();
+                p
+            }
+            fn parse_buf(&mut self, buf: &[u8]) -> Result<Status, Error> {
+                self.parse(buf)
+            }
+            fn snapshot(&self) -> Snapshot {
+                let $p = self;
+                Snapshot {
+                    fields: $p.fields().to_vec(),
+                    gets: KnownHeader::ALL.iter().map(|&k| $p.get(k)).collect(),
+                    indexes: KnownHeader::ALL
+                        .iter()
+                        .map(|&k| $p.known_index(k))
+                        .collect(),
+                    bitmap: $p.known_bitmap(),
+                    ..$extra
+                }
+            }
+            fn find_in(&self, buf: &[u8], name: &[u8]) -> Option<Span> {
+                self.find(buf, name)
+            }
+        }
+    };
 }
 
-impl<const N: usize> HeadParser for Request<N> {
-    const KIND: HeadKind = HeadKind::Request;
-    fn fresh(limits: &Limits) -> Self {
-        let mut p = Self::default();
-        p.set_limits(limits);
-        p.reset();
-        p
-    }
-    fn parse_buf(&mut self, buf: &[u8]) -> Result<Status, Error> {
-        self.parse(buf)
-    }
-    fn snapshot(&self) -> Snapshot {
-        Snapshot {
-            start: vec![self.method(), self.target()],
-            status: 0,
-            version: Some(self.version()),
-            fields: self.fields().to_vec(),
-            gets: gets(|k| self.get(k)),
-            indexes: KnownHeader::ALL
-                .iter()
-                .map(|&k| self.known_index(k))
-                .collect(),
-            bitmap: self.known_bitmap(),
-            content_length: self.content_length(),
-            chunked: self.is_chunked(),
-            keep_alive: self.keep_alive(),
-            framing: Some(self.framing()),
-        }
-    }
-    fn find_in(&self, buf: &[u8], name: &[u8]) -> Option<Span> {
-        self.find(buf, name)
-    }
-}
-
-impl<const N: usize> HeadParser for Response<N> {
-    const KIND: HeadKind = HeadKind::Response;
-    fn fresh(limits: &Limits) -> Self {
-        let mut p = Self::default();
-        p.set_limits(limits);
-        p.reset();
-        p
-    }
-    fn parse_buf(&mut self, buf: &[u8]) -> Result<Status, Error> {
-        self.parse(buf)
-    }
-    fn snapshot(&self) -> Snapshot {
-        Snapshot {
-            start: vec![self.reason()],
-            status: self.status(),
-            version: Some(self.version()),
-            fields: self.fields().to_vec(),
-            gets: gets(|k| self.get(k)),
-            indexes: KnownHeader::ALL
-                .iter()
-                .map(|&k| self.known_index(k))
-                .collect(),
-            bitmap: self.known_bitmap(),
-            content_length: self.content_length(),
-            chunked: self.is_chunked(),
-            keep_alive: self.keep_alive(),
-            framing: Some(self.framing()),
-        }
-    }
-    fn find_in(&self, buf: &[u8], name: &[u8]) -> Option<Span> {
-        self.find(buf, name)
+/// The message-level part of a request's or response's snapshot.
+fn semantics(
+    version: Version,
+    cl: Option<u64>,
+    chunked: bool,
+    keep: bool,
+    framing: Framing,
+) -> Snapshot {
+    Snapshot {
+        version: Some(version),
+        content_length: cl,
+        chunked,
+        keep_alive: keep,
+        framing: Some(framing),
+        ..Snapshot::default()
     }
 }
 
-impl<const N: usize> HeadParser for Trailers<N> {
-    const KIND: HeadKind = HeadKind::Trailers;
-    fn fresh(limits: &Limits) -> Self {
-        let mut p = Self::default();
-        p.set_limits(limits);
-        p.reset();
-        p
-    }
-    fn parse_buf(&mut self, buf: &[u8]) -> Result<Status, Error> {
-        self.parse(buf)
-    }
-    fn snapshot(&self) -> Snapshot {
-        Snapshot {
-            start: Vec::new(),
-            status: 0,
-            version: None,
-            fields: self.fields().to_vec(),
-            gets: gets(|k| self.get(k)),
-            indexes: Vec::new(),
-            bitmap: 0,
-            content_length: None,
-            chunked: false,
-            keep_alive: false,
-            framing: None,
-        }
-    }
-    fn find_in(&self, buf: &[u8], name: &[u8]) -> Option<Span> {
-        self.find(buf, name)
-    }
-}
+head_parser!(Request, Request, |p| Snapshot {
+    start: vec![p.method(), p.target()],
+    ..semantics(
+        p.version(),
+        p.content_length(),
+        p.is_chunked(),
+        p.keep_alive(),
+        p.framing()
+    )
+});
+head_parser!(Response, Response, |p| Snapshot {
+    start: vec![p.reason()],
+    status: p.status(),
+    ..semantics(
+        p.version(),
+        p.content_length(),
+        p.is_chunked(),
+        p.keep_alive(),
+        p.framing()
+    )
+});
+head_parser!(Trailers, Trailers, |_p| Snapshot::default());
 
 type Parsed = Result<(Status, Option<Snapshot>), Error>;
 

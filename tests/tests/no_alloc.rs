@@ -105,59 +105,77 @@ fn read_trailers(trailers: &Trailers, buf: &[u8]) {
     }
 }
 
+/// What `first_head` does with a request or response parser.
+trait HeadParser {
+    fn parse(&mut self, buf: &[u8]) -> Result<Status, Error>;
+    fn reset(&mut self);
+    /// Reads every accessor.
+    fn read(&self, buf: &[u8]);
+}
+
+impl HeadParser for Request {
+    fn parse(&mut self, buf: &[u8]) -> Result<Status, Error> {
+        Request::parse(self, buf)
+    }
+    fn reset(&mut self) {
+        Request::reset(self)
+    }
+    fn read(&self, buf: &[u8]) {
+        read_request(self, buf)
+    }
+}
+
+impl HeadParser for Response {
+    fn parse(&mut self, buf: &[u8]) -> Result<Status, Error> {
+        Response::parse(self, buf)
+    }
+    fn reset(&mut self) {
+        Response::reset(self)
+    }
+    fn read(&self, buf: &[u8]) {
+        read_response(self, buf)
+    }
+}
+
 /// Parses the first head of `input` in one call, then again resumed over every prefix, and
 /// reads every accessor.
 fn first_head(case: &Case) {
-    let input = &case.input[..];
     match case.kind {
-        MessageKind::Request => {
-            let mut req = Request::new();
-            match req.parse(input) {
-                Ok(_) => read_request(&req, input),
-                Err(e) => read_error(&e),
-            }
-            let mut req = Request::new();
-            for end in 0..=input.len() {
-                match req.parse(&input[..end]) {
-                    Ok(Status::Partial) => {}
-                    Ok(Status::Complete { .. }) => {
-                        read_request(&req, input);
-                        break;
-                    }
-                    Err(e) => {
-                        read_error(&e);
-                        break;
-                    }
-                }
-            }
-            req.reset();
-            black_box(req.parse(input).is_ok());
-        }
+        MessageKind::Request => first_head_with(Request::new, &case.input),
         MessageKind::Response => {
-            let mut res = Response::new();
-            res.set_request_method(case.request_methods.first().map_or(b"GET", |m| m));
-            match res.parse(input) {
-                Ok(_) => read_response(&res, input),
-                Err(e) => read_error(&e),
-            }
-            let mut res = Response::new();
-            for end in 0..=input.len() {
-                match res.parse(&input[..end]) {
-                    Ok(Status::Partial) => {}
-                    Ok(Status::Complete { .. }) => {
-                        read_response(&res, input);
-                        break;
-                    }
-                    Err(e) => {
-                        read_error(&e);
-                        break;
-                    }
-                }
-            }
-            res.reset();
-            black_box(res.parse(input).is_ok());
+            let method = case.request_methods.first().map_or(&b"GET"[..], |m| m);
+            let fresh = || {
+                let mut res = Response::new();
+                res.set_request_method(method);
+                res
+            };
+            first_head_with(fresh, &case.input)
         }
     }
+}
+
+fn first_head_with<P: HeadParser>(fresh: impl Fn() -> P, input: &[u8]) {
+    let mut parser = fresh();
+    match parser.parse(input) {
+        Ok(_) => parser.read(input),
+        Err(e) => read_error(&e),
+    }
+    let mut parser = fresh();
+    for end in 0..=input.len() {
+        match parser.parse(&input[..end]) {
+            Ok(Status::Partial) => {}
+            Ok(Status::Complete { .. }) => {
+                parser.read(input);
+                break;
+            }
+            Err(e) => {
+                read_error(&e);
+                break;
+            }
+        }
+    }
+    parser.reset();
+    black_box(parser.parse(input).is_ok());
 }
 
 /// Decodes the chunked body that starts at `input[start..]` with a `ChunkedDecoder`, then
