@@ -44,27 +44,20 @@ def gen_bytes():
             add(F, "bytes/method/" + h, "request", inp, "reject",
                 w + ("; SP splits the request-line into 4 parts (RFC 9112 3)" if b == " " else why_reject(b)))
 
-        # origin-form path: "/x?z"
-        inp = "GET /x%sz HTTP/1.1\r\nHost: a\r\n\r\n" % b
-        w = "RFC 9112 3.2.1, RFC 3986 3.3: absolute-path bytes are pchar or \"/\"; \"?\" starts the query"
-        if b in PATH_OK:
-            add(F, "bytes/target-path/" + h, "request", inp, [M(target="/x%sz" % b)], w)
-        else:
-            extra = {"#": "; \"#\" starts a fragment, an error (POLICY Request-line)",
-                     "%": "; \"%z\" is not a pct-encoding (RFC 3986 2.1)",
-                     " ": "; SP splits the request-line into 4 parts (RFC 9112 3)"}.get(b, why_reject(b))
-            add(F, "bytes/target-path/" + h, "request", inp, "reject", w + extra)
-
-        # query: "/?x?z"
-        inp = "GET /?x%sz HTTP/1.1\r\nHost: a\r\n\r\n" % b
-        w = "RFC 9112 3.2.1, RFC 3986 3.4: query bytes are pchar, \"/\" or \"?\""
-        if b in QUERY_OK:
-            add(F, "bytes/target-query/" + h, "request", inp, [M(target="/?x%sz" % b)], w)
-        else:
-            extra = {"#": "; \"#\" starts a fragment, an error (POLICY Request-line)",
-                     "%": "; \"%z\" is not a pct-encoding (RFC 3986 2.1)",
-                     " ": "; SP splits the request-line into 4 parts (RFC 9112 3)"}.get(b, why_reject(b))
-            add(F, "bytes/target-query/" + h, "request", inp, "reject", w + extra)
+        # origin-form path "/x?z" and query "/?x?z"
+        for group, target, ok, w in (
+                ("target-path", "/x%sz", PATH_OK,
+                 "RFC 9112 3.2.1, RFC 3986 3.3: absolute-path bytes are pchar or \"/\"; \"?\" starts the query"),
+                ("target-query", "/?x%sz", QUERY_OK,
+                 "RFC 9112 3.2.1, RFC 3986 3.4: query bytes are pchar, \"/\" or \"?\"")):
+            inp = "GET %s HTTP/1.1\r\nHost: a\r\n\r\n" % (target % b)
+            if b in ok:
+                add(F, "bytes/%s/%s" % (group, h), "request", inp, [M(target=target % b)], w)
+            else:
+                extra = {"#": "; \"#\" starts a fragment, an error (POLICY Request-line)",
+                         "%": "; \"%z\" is not a pct-encoding (RFC 3986 2.1)",
+                         " ": "; SP splits the request-line into 4 parts (RFC 9112 3)"}.get(b, why_reject(b))
+                add(F, "bytes/%s/%s" % (group, h), "request", inp, "reject", w + extra)
 
         # field name: "X?Y: v"
         inp = "GET / HTTP/1.1\r\nHost: a\r\nX%sY: v\r\n\r\n" % b
