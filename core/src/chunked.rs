@@ -117,8 +117,10 @@ impl ChunkedDecoder {
     ///
     /// Call again with the rest of the input (`&input[used..]`) until it returns
     /// [`Chunk::NeedMore`], then with the next piece. Error offsets count from the start of
-    /// `input`. Only `max_chunk_ext_bytes` of `limits` applies here.
+    /// `input`. Only `max_chunk_ext_bytes` and [`Leniency::bare_lf`](crate::Leniency::bare_lf)
+    /// of `limits` apply here.
     pub fn decode(&mut self, input: &[u8], limits: &Limits) -> Result<(usize, Chunk), Error> {
+        let bare_lf = limits.lenient.bare_lf;
         let mut pos = 0;
         while pos < input.len() {
             let b = input[pos];
@@ -132,19 +134,17 @@ impl ChunkedDecoder {
                     }
                     return Ok((pos + take, Chunk::Data(pos..pos + take)));
                 }
-                State::DataCr => {
-                    if b != b'\r' {
-                        return Err(Error::new(ErrorKind::MissingChunkCrlf, pos));
-                    }
-                    self.state = State::DataLf;
-                }
+                State::DataCr => match b {
+                    b'\r' => self.state = State::DataLf,
+                    // The LF is taken as the whole line end: on to the next chunk-size line.
+                    b'\n' if bare_lf => self.next_chunk(),
+                    _ => return Err(Error::new(ErrorKind::MissingChunkCrlf, pos)),
+                },
                 State::DataLf => {
                     if b != b'\n' {
                         return Err(Error::new(ErrorKind::BareCr, pos));
                     }
-                    self.state = State::Size;
-                    self.digits = 0;
-                    self.remaining = 0;
+                    self.next_chunk();
                 }
                 State::Size => match hex_value(b) {
                     Some(v) => {
@@ -161,6 +161,11 @@ impl ChunkedDecoder {
                         self.ext_len = 0;
                         match b {
                             b'\r' => self.state = State::SizeLf,
+                            // The LF is taken as the whole line end, in state SizeLf.
+                            b'\n' if bare_lf => {
+                                self.state = State::SizeLf;
+                                continue;
+                            }
                             b';' => self.state = State::ExtBeforeName,
                             b' ' | b'\t' => self.state = State::SizeSpace,
                             b'\n' => return Err(Error::new(ErrorKind::BareLf, pos)),
@@ -195,8 +200,13 @@ impl ChunkedDecoder {
                         pos += run;
                         continue;
                     }
-                    self.ext_byte(b, pos)?;
-                    if self.state != State::SizeLf {
+                    self.ext_byte(b, pos, bare_lf)?;
+                    if self.state == State::SizeLf {
+                        if b == b'\n' {
+                            // A bare LF ends the line: State::SizeLf takes it.
+                            continue;
+                        }
+                    } else {
                         self.count_ext(1, pos, limits)?;
                     }
                 }
@@ -207,6 +217,12 @@ impl ChunkedDecoder {
             return Ok((pos, Chunk::TrailerSection));
         }
         Ok((pos, Chunk::NeedMore))
+    }
+
+    fn next_chunk(&mut self) {
+        self.state = State::Size;
+        self.digits = 0;
+        self.remaining = 0;
     }
 
     fn count_ext(&mut self, n: usize, last: usize, limits: &Limits) -> Result<(), Error> {
@@ -223,7 +239,8 @@ impl ChunkedDecoder {
 
     /// One byte of chunk-ext that is not part of a token run:
     /// `*( BWS ";" BWS name [ BWS "=" BWS ( token / quoted-string ) ] )` (RFC 9112 7.1.1).
-    fn ext_byte(&mut self, b: u8, pos: usize) -> Result<(), Error> {
+    /// With `bare_lf`, an LF ends the line wherever a CR may.
+    fn ext_byte(&mut self, b: u8, pos: usize, bare_lf: bool) -> Result<(), Error> {
         let invalid = Err(Error::new(ErrorKind::InvalidChunkExtension, pos));
         self.state = match (self.state, b) {
             (State::ExtQuoted, b'"') => State::ExtAfterValue,
@@ -242,11 +259,14 @@ impl ChunkedDecoder {
                 b';',
             ) => State::ExtBeforeName,
             (State::ExtName | State::ExtAfterValue | State::ExtToken, b'\r') => State::SizeLf,
+            (State::ExtName | State::ExtAfterValue | State::ExtToken, b'\n') if bare_lf => {
+                State::SizeLf
+            }
             (State::ExtBeforeValue, b) if is_ws(b) => State::ExtBeforeValue,
             (State::ExtBeforeValue, b'"') => State::ExtQuoted,
             (State::ExtBeforeValue, b) if is(b, class::TOKEN) => State::ExtToken,
             (State::ExtAfterValue | State::ExtToken, b) if is_ws(b) => State::ExtValueSpace,
-            (_, b'\n') => return Err(Error::new(ErrorKind::BareLf, pos)),
+            (_, b'\n') if !bare_lf => return Err(Error::new(ErrorKind::BareLf, pos)),
             _ => return invalid,
         };
         Ok(())

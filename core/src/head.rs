@@ -9,7 +9,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::known::{KnownHeader, KNOWN_COUNT};
-use crate::limits::Limits;
+use crate::limits::{Leniency, Limits};
 use crate::scan::{self, class::is_ws};
 use crate::span::Span;
 use crate::syntax::{self, ListItems, Version};
@@ -50,7 +50,8 @@ pub enum Framing {
 
 /// One field line: where its name and its value are in the buffer.
 ///
-/// The value excludes leading and trailing SP and HTAB.
+/// The value excludes leading and trailing SP and HTAB. Only with
+/// [`Leniency::obs_fold`] can it span several lines: then read it through [`unfold`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Field {
     /// The field name, as sent.
@@ -73,6 +74,59 @@ impl Field {
     #[inline]
     pub fn known(&self) -> Option<KnownHeader> {
         KnownHeader::ALL.get(self.known as usize).copied()
+    }
+}
+
+/// A field value with each obs-fold replaced by one SP, as pieces of the value and `b" "`.
+///
+/// An obs-fold is a line break inside a field value, accepted only with
+/// [`Leniency::obs_fold`]; the value's span then covers the raw bytes, line breaks included.
+/// Here each run of SP, HTAB, CR and LF that holds a CR or LF (the line break and the
+/// whitespace around it) becomes one SP, as RFC 9112 5.2 asks before a value is interpreted;
+/// that is how the parser itself reads Content-Length, Transfer-Encoding, Connection and Host.
+/// A value without CR or LF (every value in strict mode) comes back as one piece.
+///
+/// ```
+/// let value = b"gzip,\r\n  chunked";
+/// let pieces: Vec<&[u8]> = httpspan::unfold(value).collect();
+/// assert_eq!(pieces.concat(), b"gzip, chunked");
+/// ```
+pub fn unfold(value: &[u8]) -> Unfolded<'_> {
+    Unfolded { rest: value }
+}
+
+/// The iterator returned by [`unfold`].
+#[derive(Clone, Debug)]
+pub struct Unfolded<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Iterator for Unfolded<'a> {
+    type Item = &'a [u8];
+
+    fn next(&mut self) -> Option<&'a [u8]> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let Some(brk) = self.rest.iter().position(|&b| b == b'\r' || b == b'\n') else {
+            return Some(core::mem::take(&mut self.rest));
+        };
+        let fold_start = self.rest[..brk]
+            .iter()
+            .rposition(|&b| !is_ws(b))
+            .map_or(0, |i| i + 1);
+        if fold_start > 0 {
+            let (piece, rest) = self.rest.split_at(fold_start);
+            self.rest = rest;
+            return Some(piece);
+        }
+        let fold_len = self
+            .rest
+            .iter()
+            .position(|&b| !(is_ws(b) || b == b'\r' || b == b'\n'))
+            .unwrap_or(self.rest.len());
+        self.rest = &self.rest[fold_len..];
+        Some(b" ")
     }
 }
 
@@ -147,8 +201,8 @@ pub(crate) enum HeadKind {
 /// fail only at its end (see [`Head::check_truncated`]).
 pub(crate) trait StartLine: Clone {
     const KIND: HeadKind;
-    /// Parses `line` (without its CRLF), which starts at `base` in the buffer.
-    fn parse(&mut self, line: &[u8], base: usize) -> Result<Version, Error>;
+    /// Parses `line` (without its line end), which starts at `base` in the buffer.
+    fn parse(&mut self, line: &[u8], base: usize, lenient: &Leniency) -> Result<Version, Error>;
 }
 
 /// Trailer sections have no start line.
@@ -157,7 +211,7 @@ pub(crate) struct NoStartLine;
 
 impl StartLine for NoStartLine {
     const KIND: HeadKind = HeadKind::Trailers;
-    fn parse(&mut self, _: &[u8], _: usize) -> Result<Version, Error> {
+    fn parse(&mut self, _: &[u8], _: usize, _: &Leniency) -> Result<Version, Error> {
         Ok(Version::Http11)
     }
 }
@@ -198,8 +252,8 @@ pub(crate) struct Head<const N: usize> {
     content_length: u64,
     /// INVARIANT: every line before `line_start` has been checked and committed.
     line_start: u32,
-    /// INVARIANT: `line_start <= scan_from`, and `buf[line_start..scan_from]` holds no CR, LF or
-    /// NUL.
+    /// INVARIANT: `line_start <= scan_from`, and `buf[line_start..scan_from]` holds no NUL, and
+    /// no CR or LF but in obs-folds (only with [`Leniency::obs_fold`]).
     scan_from: u32,
     /// One past the last byte the head may occupy.
     limit_end: u32,
@@ -214,6 +268,7 @@ pub(crate) struct Head<const N: usize> {
     phase: Phase,
     empty_lines: u8,
     version: Version,
+    lenient: Leniency,
 }
 
 /// The byte limit of a head or trailer section.
@@ -246,12 +301,14 @@ impl<const N: usize> Head<N> {
             phase: Phase::Leading,
             empty_lines: 0,
             version: Version::Http11,
+            lenient: limits.lenient,
         }
     }
 
     pub(crate) fn set_limits<S: StartLine>(&mut self, _: &S, limits: &Limits) {
         self.max_lines = limits.max_field_lines;
         self.max_bytes = byte_limit(S::KIND, limits);
+        self.lenient = limits.lenient;
     }
 
     /// Forgets the parsed message, keeping the limits. Clears a few dozen bytes: the field table
@@ -289,10 +346,10 @@ impl<const N: usize> Head<N> {
                     match buf.get(pos) {
                         None => return Ok(Status::Partial),
                         Some(b'\r' | b'\n') => {
-                            // An empty line is its CRLF and nothing else; the line-end search
-                            // decides whether these bytes are one.
+                            // An empty line is its line end and nothing else; the line-end
+                            // search decides whether these bytes are one.
                             self.limit_end = (pos + 2) as u32;
-                            let Some(_) = self.find_line_end::<S>(buf)? else {
+                            let Some((_, next)) = self.find_line_end::<S>(buf)? else {
                                 return Ok(Status::Partial);
                             };
                             if S::KIND == HeadKind::Response {
@@ -302,30 +359,30 @@ impl<const N: usize> Head<N> {
                                 return Err(Error::new(ErrorKind::TooManyEmptyLines, pos));
                             }
                             self.empty_lines += 1;
-                            self.next_line(pos, Phase::Leading);
+                            self.next_line(next, Phase::Leading);
                         }
                         _ => self.begin(pos, Phase::StartLine),
                     }
                 }
                 Phase::StartLine => {
-                    let Some(cr) = self.find_line_end::<S>(buf)? else {
+                    let Some((end, next)) = self.find_line_end::<S>(buf)? else {
                         return Ok(Status::Partial);
                     };
                     let pos = self.line_start as usize;
-                    self.version = start.parse(&buf[pos..cr], pos)?;
-                    self.next_line(cr, Phase::Fields);
+                    self.version = start.parse(&buf[pos..end], pos, &self.lenient)?;
+                    self.next_line(next, Phase::Fields);
                 }
                 Phase::Fields => {
-                    let Some(cr) = self.find_line_end::<S>(buf)? else {
+                    let Some((end, next)) = self.find_line_end::<S>(buf)? else {
                         return Ok(Status::Partial);
                     };
                     let pos = self.line_start as usize;
-                    if cr == pos {
+                    if end == pos {
                         self.check_complete::<S>(pos)?;
-                        self.next_line(cr, Phase::Done);
+                        self.next_line(next, Phase::Done);
                     } else {
-                        self.field_line::<S>(buf, pos, cr)?;
-                        self.next_line(cr, Phase::Fields);
+                        self.field_line::<S>(buf, pos, end)?;
+                        self.next_line(next, Phase::Fields);
                     }
                 }
                 Phase::Done => {
@@ -344,36 +401,64 @@ impl<const N: usize> Head<N> {
         self.phase = phase;
     }
 
-    fn next_line(&mut self, cr: usize, phase: Phase) {
-        self.line_start = (cr + 2) as u32;
+    /// Moves to the line that starts at `next`.
+    fn next_line(&mut self, next: usize, phase: Phase) {
+        self.line_start = next as u32;
         self.scan_from = self.line_start;
         self.phase = phase;
     }
 
-    /// Finds the CR of the CRLF that ends the current line, continuing the search where the last
-    /// call stopped. `Ok(None)` means the buffer ends first.
-    fn find_line_end<S: StartLine>(&mut self, buf: &[u8]) -> Result<Option<usize>, Error> {
+    /// Finds the line end (CRLF, or with [`Leniency::bare_lf`] a bare LF) of the current line,
+    /// continuing the search where the last call stopped: `Ok(Some((end, next)))` with the
+    /// offset of the line end and of the next line, `Ok(None)` if the buffer ends first.
+    ///
+    /// With [`Leniency::obs_fold`], a line end inside a field line that is followed by SP or HTAB
+    /// is an obs-fold and the line goes on, so a field line ends only once the byte after its
+    /// line end has arrived. That byte lies within the limit or the head could not end in it.
+    fn find_line_end<S: StartLine>(&mut self, buf: &[u8]) -> Result<Option<(usize, usize)>, Error> {
         let limit = self.limit_end as usize;
         let end = buf.len().min(limit);
-        let from = self.scan_from as usize;
-        if from < end {
+        let folds = self.lenient.obs_fold && self.phase == Phase::Fields;
+        while (self.scan_from as usize) < end {
+            let from = self.scan_from as usize;
             let i = from + scan::line_special(&buf[from..end]);
-            if i < end {
-                return match buf[i] {
-                    b'\r' if i + 1 >= limit => Err(self.too_large::<S>()),
-                    b'\r' => match buf.get(i + 1) {
-                        Some(b'\n') => Ok(Some(i)),
-                        Some(_) => Err(Error::new(ErrorKind::BareCr, i + 1)),
-                        None => {
-                            self.scan_from = i as u32;
-                            Ok(None)
-                        }
-                    },
-                    b'\n' => Err(Error::new(ErrorKind::BareLf, i)),
-                    _ => Err(Error::new(ErrorKind::Nul, i)),
-                };
+            if i == end {
+                self.scan_from = end as u32;
+                break;
             }
-            self.scan_from = end as u32;
+            let next = match buf[i] {
+                b'\r' if i + 1 >= limit => return Err(self.too_large::<S>()),
+                b'\r' => match buf.get(i + 1) {
+                    Some(b'\n') => i + 2,
+                    Some(_) => return Err(Error::new(ErrorKind::BareCr, i + 1)),
+                    None => {
+                        self.scan_from = i as u32;
+                        return Ok(None);
+                    }
+                },
+                b'\n' if self.lenient.bare_lf => i + 1,
+                b'\n' => return Err(Error::new(ErrorKind::BareLf, i)),
+                _ => return Err(Error::new(ErrorKind::Nul, i)),
+            };
+            if folds && i > self.line_start as usize {
+                if next >= limit {
+                    // Folded or not, the head cannot end within the limit.
+                    return Err(self.too_large::<S>());
+                }
+                match buf.get(next) {
+                    Some(&b) if is_ws(b) => {
+                        self.scan_from = (next + 1) as u32;
+                        continue;
+                    }
+                    Some(_) => {}
+                    None => {
+                        // Resume at the line end: one or two bytes are looked at again.
+                        self.scan_from = i as u32;
+                        return Ok(None);
+                    }
+                }
+            }
+            return Ok(Some((i, next)));
         }
         if buf.len() >= limit {
             return Err(self.too_large::<S>());
@@ -390,11 +475,18 @@ impl<const N: usize> Head<N> {
         Error::new(kind, self.limit_end as usize)
     }
 
-    /// Checks one field line, `buf[pos..cr]`, applies what it means for framing and connection,
+    /// Checks one field line, `buf[pos..end]`, applies what it means for framing and connection,
     /// and stores it.
-    fn field_line<S: StartLine>(&mut self, buf: &[u8], pos: usize, cr: usize) -> Result<(), Error> {
-        let line = &buf[pos..cr];
+    fn field_line<S: StartLine>(
+        &mut self,
+        buf: &[u8],
+        pos: usize,
+        end: usize,
+    ) -> Result<(), Error> {
+        let line = &buf[pos..end];
         let (name_len, value_start, value_end) = self.field_parts::<S>(line, pos)?;
+        // With obs-folds, the value holds the raw line breaks; the semantics read each fold as
+        // whitespace, which is what `unfold` presents.
         let known = KnownHeader::from_name(&line[..name_len]);
         if let (Some(known), false) = (known, S::KIND == HeadKind::Trailers) {
             self.field_semantics::<S>(
@@ -427,9 +519,11 @@ impl<const N: usize> Head<N> {
         Ok(())
     }
 
-    /// Splits a field line (non-empty, without its CRLF, starting at `pos`) into the length of
-    /// its name and the bounds of its trimmed value, checking every byte and the line limit.
+    /// Splits a field line (non-empty, without its line end, starting at `pos`) into the length
+    /// of its name and the bounds of its trimmed value, checking every byte and the line limit.
     /// A line cut short fails only at its end, so a truncated line can be checked too.
+    ///
+    /// A CR or LF in the line is part of an obs-fold: the line-end search lets no other through.
     fn field_parts<S: StartLine>(
         &self,
         line: &[u8],
@@ -443,28 +537,36 @@ impl<const N: usize> Head<N> {
             return Err(Error::new(kind, pos));
         }
         let name_len = scan::token_len(line);
-        match line.get(name_len) {
+        let mut colon = name_len;
+        if self.lenient.space_before_colon && name_len > 0 {
+            colon += line[name_len..].iter().take_while(|&&b| is_ws(b)).count();
+        }
+        match line.get(colon) {
             Some(b':') if name_len > 0 => {}
             Some(b':') => return Err(Error::new(ErrorKind::InvalidFieldName, pos)),
             Some(b' ' | b'\t') => {
                 return Err(Error::new(ErrorKind::WhitespaceBeforeColon, pos + name_len))
             }
-            Some(_) => return Err(Error::new(ErrorKind::InvalidFieldName, pos + name_len)),
-            None => return Err(Error::new(ErrorKind::MissingColon, pos + name_len)),
+            Some(_) => return Err(Error::new(ErrorKind::InvalidFieldName, pos + colon)),
+            None => return Err(Error::new(ErrorKind::MissingColon, pos + colon)),
         }
-        let mut value_start = name_len + 1;
-        while value_start < line.len() && is_ws(line[value_start]) {
+        let folds = self.lenient.obs_fold;
+        let value_ws = |b: u8| is_ws(b) || (folds && (b == b'\r' || b == b'\n'));
+        let mut value_start = colon + 1;
+        while value_start < line.len() && value_ws(line[value_start]) {
             value_start += 1;
         }
-        let valid = scan::field_value_len(&line[value_start..]);
-        if value_start + valid != line.len() {
-            return Err(Error::new(
-                ErrorKind::InvalidFieldValue,
-                pos + value_start + valid,
-            ));
+        let mut i = value_start;
+        loop {
+            i += scan::field_value_len(&line[i..]);
+            match line.get(i) {
+                None => break,
+                Some(b'\r' | b'\n') if folds => i += 1,
+                Some(_) => return Err(Error::new(ErrorKind::InvalidFieldValue, pos + i)),
+            }
         }
         let mut value_end = line.len();
-        while value_end > value_start && is_ws(line[value_end - 1]) {
+        while value_end > value_start && value_ws(line[value_end - 1]) {
             value_end -= 1;
         }
         if self.lines >= self.max_lines {
@@ -491,10 +593,22 @@ impl<const N: usize> Head<N> {
                         line,
                     ));
                 }
-                if self.flags & flag::CONTENT_LENGTH != 0 {
-                    return Err(Error::new(ErrorKind::DuplicateContentLength, line));
+                let seen = self.flags & flag::CONTENT_LENGTH != 0;
+                if !self.lenient.duplicate_content_length {
+                    if seen {
+                        return Err(Error::new(ErrorKind::DuplicateContentLength, line));
+                    }
+                    self.content_length = syntax::content_length(value).map_err(at)?;
+                } else {
+                    let n = syntax::content_length_list(value).map_err(|e| match e {
+                        Some(e) => at(e),
+                        None => Error::new(ErrorKind::DuplicateContentLength, line),
+                    })?;
+                    if seen && n != self.content_length {
+                        return Err(Error::new(ErrorKind::DuplicateContentLength, line));
+                    }
+                    self.content_length = n;
                 }
-                self.content_length = syntax::content_length(value).map_err(at)?;
                 self.flags |= flag::CONTENT_LENGTH;
             }
             KnownHeader::TransferEncoding => {
@@ -565,7 +679,10 @@ impl<const N: usize> Head<N> {
             {
                 return Err(Error::new(ErrorKind::ChunkedNotLast, self.te_line as usize));
             }
-            if self.version == Version::Http11 && self.flags & flag::HOST == 0 {
+            if self.version == Version::Http11
+                && self.flags & flag::HOST == 0
+                && !self.lenient.missing_host
+            {
                 return Err(Error::new(ErrorKind::MissingHost, pos));
             }
         }
@@ -589,18 +706,25 @@ impl<const N: usize> Head<N> {
     /// is final, one at its end only means the line ran out. A CR at the end is the start of the
     /// line's CRLF, so the line is complete but for its LF and every error counts. The meaning of
     /// fields (Content-Length syntax, duplicates) is judged only on complete values.
+    ///
+    /// With [`Leniency::obs_fold`] a field line is never complete at its line end, since an
+    /// obs-fold could continue it: a line end that arrived, whole or in part, is set aside and the
+    /// line judged on its bytes.
     pub(crate) fn check_truncated<S: StartLine>(&self, buf: &[u8], start: &S) -> Result<(), Error> {
         let pos = self.line_start as usize;
         let rest = buf.get(pos..).unwrap_or(&[]);
         if rest.is_empty() || matches!(self.phase, Phase::Leading | Phase::Done) {
             return Ok(());
         }
-        let (line, complete) = match rest.strip_suffix(b"\r") {
-            Some(line) => (line, true),
-            None => (rest, false),
+        // Only a field line that waits for the byte after its line end can end in LF.
+        let (line, ended) = match rest {
+            [line @ .., b'\r', b'\n'] | [line @ .., b'\n'] | [line @ .., b'\r'] => (line, true),
+            _ => (rest, false),
         };
+        let folds = self.lenient.obs_fold && self.phase == Phase::Fields && !line.is_empty();
+        let complete = ended && !folds;
         let result = match self.phase {
-            Phase::StartLine => start.clone().parse(line, pos).map(drop),
+            Phase::StartLine => start.clone().parse(line, pos, &self.lenient).map(drop),
             Phase::Fields if line.is_empty() => self.check_complete::<S>(pos),
             Phase::Fields if complete => self.clone().field_line::<S>(buf, pos, pos + line.len()),
             _ => self.field_parts::<S>(line, pos).map(drop),

@@ -93,9 +93,9 @@ struct ReadmeDoctests;
 
 pub use chunked::{Chunk, ChunkedDecoder};
 pub use error::{Error, ErrorKind};
-pub use head::{Field, Framing, Status};
+pub use head::{unfold, Field, Framing, Status, Unfolded};
 pub use known::KnownHeader;
-pub use limits::Limits;
+pub use limits::{Leniency, Limits};
 pub use request::Request;
 pub use response::Response;
 pub use span::Span;

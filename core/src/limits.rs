@@ -1,4 +1,5 @@
-//! Configurable limits, with the defaults of the conformance policy.
+//! Configurable limits, with the defaults of the conformance policy, and the lenient settings
+//! that relax single rules of it.
 
 /// Limits that bound the work and memory a message can demand.
 ///
@@ -34,6 +35,8 @@ pub struct Limits {
     /// Bytes of one message body after transfer decoding, or `None` for no limit (the default).
     /// Enforced by [`stream::Decoder`](crate::stream::Decoder).
     pub max_body_bytes: Option<u64>,
+    /// Rules of the strict policy to relax; all off by default ([`Leniency::STRICT`]).
+    pub lenient: Leniency,
 }
 
 impl Limits {
@@ -44,11 +47,146 @@ impl Limits {
         max_chunk_ext_bytes: 64 * 1024,
         max_trailer_bytes: 64 * 1024,
         max_body_bytes: None,
+        lenient: Leniency::STRICT,
     };
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits::DEFAULT
+    }
+}
+
+/// Lenient settings: each one relaxes exactly one rule of the strict policy, for requests,
+/// responses and trailer sections alike. All are off by default.
+///
+/// Every relaxed rule exists because some peer reads the relaxed input differently, which is
+/// what request smuggling feeds on: turn an option on only when every other parser on the path
+/// (proxies, load balancers, the origin) reads the input the same way. Whatever is turned on,
+/// Content-Length with Transfer-Encoding stays an error, a message still parses the same however
+/// its bytes are split, and no byte is scanned more often than in strict mode.
+///
+/// ```
+/// use httpspan::{Limits, Request, Status};
+///
+/// let buf = b"GET / HTTP/1.1\nHost: a\n\n";
+/// assert!(Request::new().parse(buf).is_err());
+/// let mut limits = Limits::default();
+/// limits.lenient.bare_lf = true;
+/// assert_eq!(Request::with_limits(limits).parse(buf)?, Status::Complete { head_len: 24 });
+/// # Ok::<(), httpspan::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Leniency {
+    /// A bare LF ends a line as CRLF does: start lines, field lines, the empty line that ends a
+    /// head or trailer section, empty lines before a request-line, chunk-size lines and the line
+    /// end after chunk data. A CR not followed by LF stays an error (`bare_cr`).
+    ///
+    /// Relaxes RFC 9112 2.2 ("a recipient MAY recognize a single LF as a line terminator").
+    /// Risk: a peer that ends lines only at CRLF sees one long line where this parser sees two,
+    /// so a field hidden behind a bare LF (say, a second Content-Length or a chunk-ext ending in
+    /// LF) exists for one of them only.
+    pub bare_lf: bool,
+    /// A field line may continue on the next line when that line starts with SP or HTAB (an
+    /// obs-fold: `OWS CRLF RWS`, or `OWS LF RWS` with `bare_lf`). The value span then covers the
+    /// raw folded bytes; [`unfold`](crate::unfold) presents it with each obs-fold, whitespace
+    /// around it included, replaced by one SP, which is the value that Content-Length,
+    /// Transfer-Encoding, Connection and Host are interpreted as. A first field line that starts
+    /// with whitespace stays an error, and so does a fold inside a field name or after the
+    /// empty line.
+    ///
+    /// Relaxes RFC 9112 5.2 (obs-fold is obsolete; a recipient may replace each one with SP).
+    /// Risk: a peer that rejects or ignores the continuation line, or reads it as a field of its
+    /// own, sees other fields or values (an obs-folded `Transfer-Encoding` is a classic).
+    pub obs_fold: bool,
+    /// Whitespace (SP, HTAB) between a field name and its colon is accepted and is not part of
+    /// the name: `Host : a` is a Host field.
+    ///
+    /// Relaxes RFC 9112 5.1 (a server MUST reject such a request; a proxy MUST remove the
+    /// whitespace from a response). Risk: a peer that keeps the whitespace in the name does not
+    /// recognise `Transfer-Encoding :` or `Content-Length :` and frames the body differently.
+    pub space_before_colon: bool,
+    /// More than one SP between the parts of a request-line, and between the version and the
+    /// code of a status-line. HTAB and other whitespace stay errors, and so does whitespace before
+    /// the method or after the version; the SPs between status code and reason phrase already
+    /// belong to the reason (decision 21).
+    ///
+    /// Relaxes RFC 9112 3 and 4 (exactly one SP; recipients MAY parse on whitespace
+    /// boundaries). Risk: a peer that splits at each single SP reads another target or version.
+    pub request_line_spaces: bool,
+    /// An HTTP/1.1 request without Host is accepted. More than one Host, or an invalid one,
+    /// stays an error.
+    ///
+    /// Relaxes RFC 9112 3.2 (a server MUST answer 400). Risk: with no Host, a proxy and an
+    /// origin may route the request to different virtual hosts.
+    pub missing_host: bool,
+    /// Several Content-Length field lines, or a comma list in one, are accepted when every
+    /// value is the same decimal number (`5`, `05` and `5, 5` agree); each element must be
+    /// `1*DIGIT`, empty elements included are an error, and values that differ stay an error.
+    ///
+    /// Relaxes RFC 9112 6.3 rule 5 as RFC 9110 8.6 allows (a recipient MAY replace a list of
+    /// identical values by one). Risk: a peer that takes the first or last of differing
+    /// values is not a risk here, since they must agree; a peer that rejects the message is a
+    /// denial, not a desync.
+    pub duplicate_content_length: bool,
+    /// A request-line or status-line version `HTTP/1.2` to `HTTP/1.9` is accepted and treated
+    /// as HTTP/1.1 ([`Version::Http11`](crate::Version::Http11)). Other majors (`HTTP/2.0`,
+    /// `HTTP/0.9`) stay `unsupported_version`, and anything that is not `HTTP/DIGIT.DIGIT` stays
+    /// `invalid_version`.
+    ///
+    /// Relaxes the policy's "HTTP/1.0 or HTTP/1.1 only" as RFC 9110 2.5 and RFC 9112 2.3 advise
+    /// (process a higher minor version as the highest one implemented). Risk: a peer that reads
+    /// an unknown version as HTTP/1.0 disagrees on keep-alive and on whether Transfer-Encoding
+    /// is allowed.
+    pub unknown_version: bool,
+}
+
+impl Leniency {
+    /// Every rule enforced: the default.
+    pub const STRICT: Leniency = Leniency {
+        bare_lf: false,
+        obs_fold: false,
+        space_before_colon: false,
+        request_line_spaces: false,
+        missing_host: false,
+        duplicate_content_length: false,
+        unknown_version: false,
+    };
+
+    /// The option names, as the fields are named, with a setter for each: for command lines,
+    /// configuration files and test vectors.
+    pub const NAMES: [&'static str; 7] = [
+        "bare_lf",
+        "obs_fold",
+        "space_before_colon",
+        "request_line_spaces",
+        "missing_host",
+        "duplicate_content_length",
+        "unknown_version",
+    ];
+
+    /// Turns on the option called `name` (one of [`NAMES`](Self::NAMES)). Returns `false`, and
+    /// changes nothing, for an unknown name.
+    ///
+    /// ```
+    /// let mut lenient = httpspan::Leniency::STRICT;
+    /// assert!(lenient.enable("obs_fold"));
+    /// assert!(lenient.obs_fold);
+    /// assert!(!lenient.enable("obs-fold"));
+    /// ```
+    pub fn enable(&mut self, name: &str) -> bool {
+        let flag = match name {
+            "bare_lf" => &mut self.bare_lf,
+            "obs_fold" => &mut self.obs_fold,
+            "space_before_colon" => &mut self.space_before_colon,
+            "request_line_spaces" => &mut self.request_line_spaces,
+            "missing_host" => &mut self.missing_host,
+            "duplicate_content_length" => &mut self.duplicate_content_length,
+            "unknown_version" => &mut self.unknown_version,
+            _ => return false,
+        };
+        *flag = true;
+        true
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::head::{field_accessors, Framing, Head, HeadKind, StartLine, Status};
-use crate::limits::Limits;
+use crate::limits::{Leniency, Limits};
 use crate::scan;
 use crate::span::Span;
 use crate::syntax::{self, MethodClass, Version};
@@ -17,15 +17,20 @@ struct RequestLine {
 impl StartLine for RequestLine {
     const KIND: HeadKind = HeadKind::Request;
 
-    fn parse(&mut self, line: &[u8], base: usize) -> Result<Version, Error> {
+    fn parse(&mut self, line: &[u8], base: usize, lenient: &Leniency) -> Result<Version, Error> {
         let err = |kind, i: usize| Error::new(kind, base + i);
+        // Extra SPs after a separating SP, with `request_line_spaces`.
+        let extra_sp = |from: usize| match lenient.request_line_spaces {
+            true => line[from..].iter().take_while(|&&b| b == b' ').count(),
+            false => 0,
+        };
         let method_len = scan::token_len(line);
         match line.get(method_len) {
             Some(b' ') if method_len > 0 => {}
             None if method_len > 0 => return Err(err(ErrorKind::InvalidRequestLine, method_len)),
             _ => return Err(err(ErrorKind::InvalidMethod, method_len)),
         }
-        let target_start = method_len + 1;
+        let target_start = method_len + 1 + extra_sp(method_len + 1);
         let rest = &line[target_start..];
         let (target_len, brackets) =
             syntax::target_bytes(rest).map_err(|(k, i)| err(k, target_start + i))?;
@@ -40,12 +45,12 @@ impl StartLine for RequestLine {
         let target = &line[target_start..target_end];
         syntax::target_form(MethodClass::of(method), target, brackets)
             .map_err(|(k, i)| err(k, target_start + i))?;
-        let version_start = target_end + 1;
+        let version_start = target_end + 1 + extra_sp(target_end + 1);
         if line.get(version_start) == Some(&b' ') {
             return Err(err(ErrorKind::InvalidRequestLine, version_start));
         }
-        let version =
-            syntax::version(&line[version_start..]).map_err(|(k, i)| err(k, version_start + i))?;
+        let version = syntax::version(&line[version_start..], lenient.unknown_version)
+            .map_err(|(k, i)| err(k, version_start + i))?;
         self.method = Span::from_range(base, base + method_len);
         self.target = Span::from_range(base + target_start, base + target_end);
         Ok(version)

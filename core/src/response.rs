@@ -2,7 +2,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::head::{field_accessors, Framing, Head, HeadKind, StartLine, Status};
-use crate::limits::Limits;
+use crate::limits::{Leniency, Limits};
 use crate::scan;
 use crate::span::Span;
 use crate::syntax::{self, Version};
@@ -17,25 +17,33 @@ struct StatusLine {
 impl StartLine for StatusLine {
     const KIND: HeadKind = HeadKind::Response;
 
-    fn parse(&mut self, line: &[u8], base: usize) -> Result<Version, Error> {
+    fn parse(&mut self, line: &[u8], base: usize, lenient: &Leniency) -> Result<Version, Error> {
         let err = |kind, i: usize| Error::new(kind, base + i);
         let version_len = line.iter().position(|&b| b == b' ').unwrap_or(line.len());
-        let version = syntax::version(&line[..version_len]).map_err(|(k, i)| err(k, i))?;
+        let version = syntax::version(&line[..version_len], lenient.unknown_version)
+            .map_err(|(k, i)| err(k, i))?;
         if version_len == line.len() {
             return Err(err(ErrorKind::InvalidStatusLine, version_len));
         }
-        let code = &line[version_len + 1..];
+        let mut code_start = version_len + 1;
+        if lenient.request_line_spaces {
+            code_start += line[code_start..]
+                .iter()
+                .take_while(|&&b| b == b' ')
+                .count();
+        }
+        let code = &line[code_start..];
         let mut status: u16 = 0;
         for i in 0..3 {
             match code.get(i) {
                 Some(&d) if d.is_ascii_digit() => status = status * 10 + u16::from(d - b'0'),
-                _ => return Err(err(ErrorKind::InvalidStatusCode, version_len + 1 + i)),
+                _ => return Err(err(ErrorKind::InvalidStatusCode, code_start + i)),
             }
         }
         if !(100..=599).contains(&status) {
-            return Err(err(ErrorKind::InvalidStatusCode, version_len + 1));
+            return Err(err(ErrorKind::InvalidStatusCode, code_start));
         }
-        let code_end = version_len + 4;
+        let code_end = code_start + 3;
         let reason_start = match line.get(code_end) {
             // Many servers send no SP after the code: an empty reason.
             None => code_end,

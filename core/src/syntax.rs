@@ -29,9 +29,11 @@ impl Version {
     }
 }
 
-/// Parses exactly `HTTP/1.0` or `HTTP/1.1`. Any other `HTTP/DIGIT.DIGIT` is unsupported (505);
-/// anything else is malformed, reported at its first wrong byte.
-pub(crate) fn version(bytes: &[u8]) -> SyntaxResult<Version> {
+/// Parses exactly `HTTP/1.0` or `HTTP/1.1`, and with `minor_above_1` also `HTTP/1.2` to
+/// `HTTP/1.9` as HTTP/1.1 ([`Leniency::unknown_version`](crate::Leniency::unknown_version)).
+/// Any other `HTTP/DIGIT.DIGIT` is unsupported (505); anything else is malformed, reported at
+/// its first wrong byte.
+pub(crate) fn version(bytes: &[u8], minor_above_1: bool) -> SyntaxResult<Version> {
     const SHAPE: &[u8; 8] = b"HTTP/0.0";
     for (i, &want) in SHAPE.iter().enumerate() {
         let Some(&b) = bytes.get(i) else {
@@ -52,6 +54,7 @@ pub(crate) fn version(bytes: &[u8]) -> SyntaxResult<Version> {
     match (bytes[5], bytes[7]) {
         (b'1', b'1') => Ok(Version::Http11),
         (b'1', b'0') => Ok(Version::Http10),
+        (b'1', _) if minor_above_1 => Ok(Version::Http11),
         _ => Err((ErrorKind::UnsupportedVersion, 0)),
     }
 }
@@ -354,6 +357,38 @@ pub(crate) fn content_length(value: &[u8]) -> SyntaxResult<u64> {
     Ok(n)
 }
 
+/// Content-Length as a comma list of equal numbers, for
+/// [`Leniency::duplicate_content_length`](crate::Leniency::duplicate_content_length):
+/// `1*DIGIT *( OWS "," OWS 1*DIGIT )`. `Err(None)` when two elements differ.
+pub(crate) fn content_length_list(value: &[u8]) -> Result<u64, Option<(ErrorKind, usize)>> {
+    let mut first = None;
+    let mut start = 0;
+    for element in value.split(|&b| b == b',') {
+        let (digits, lead) = trim_list_ws(element);
+        let n = content_length(digits).map_err(|(k, i)| Some((k, start + lead + i)))?;
+        if *first.get_or_insert(n) != n {
+            return Err(None);
+        }
+        start += element.len() + 1;
+    }
+    Ok(first.unwrap_or(0))
+}
+
+/// Whitespace in a field value: SP and HTAB, and the CR and LF of an obs-fold, which a value
+/// holds only with [`Leniency::obs_fold`](crate::Leniency::obs_fold). An obs-fold reads as
+/// SP, and every grammar here treats a run of whitespace as it treats one SP.
+fn is_list_ws(b: u8) -> bool {
+    is_ws(b) || b == b'\r' || b == b'\n'
+}
+
+/// A list element without the whitespace around it, and the offset of what is left.
+fn trim_list_ws(element: &[u8]) -> (&[u8], usize) {
+    let lead = skip_ws(element);
+    let rest = &element[lead..];
+    let trail = rest.iter().rev().take_while(|&&b| is_list_ws(b)).count();
+    (&rest[..rest.len() - trail], lead)
+}
+
 /// One element of a comma list (RFC 9110 5.6.1): its bytes without surrounding whitespace and
 /// its offset. Empty elements are skipped, as recipients must accept them.
 pub(crate) struct ListItems<'a> {
@@ -377,9 +412,7 @@ impl<'a> Iterator for ListItems<'a> {
             let start = self.pos;
             self.pos += len + 1;
             let item = &rest[..len];
-            let lead = item.iter().take_while(|&&b| is_ws(b)).count();
-            let trail = item[lead..].iter().rev().take_while(|&&b| is_ws(b)).count();
-            let trimmed = &item[lead..item.len() - trail];
+            let (trimmed, lead) = trim_list_ws(item);
             if !trimmed.is_empty() {
                 return Some((trimmed, start + lead));
             }
@@ -441,7 +474,7 @@ pub(crate) fn transfer_coding(item: &[u8]) -> SyntaxResult<&[u8]> {
 }
 
 fn skip_ws(bytes: &[u8]) -> usize {
-    bytes.iter().take_while(|&&b| is_ws(b)).count()
+    bytes.iter().take_while(|&&b| is_list_ws(b)).count()
 }
 
 /// Length of the quoted-string at the start of `bytes` (RFC 9110 5.6.4), or `None`.
@@ -455,12 +488,12 @@ pub(crate) fn quoted_string(bytes: &[u8]) -> Option<usize> {
             b'"' => return Some(i + 1),
             b'\\' => {
                 let &next = bytes.get(i + 1)?;
-                if !(is(next, class::VALUE)) {
+                if !(is(next, class::VALUE) || is_list_ws(next)) {
                     return None;
                 }
                 i += 2;
             }
-            b if is(b, class::QDTEXT) => i += 1,
+            b if is(b, class::QDTEXT) || is_list_ws(b) => i += 1,
             _ => return None,
         }
     }
@@ -474,22 +507,38 @@ mod tests {
     use std::vec;
     use std::vec::Vec;
 
+    fn version_strict(bytes: &[u8]) -> SyntaxResult<Version> {
+        version(bytes, false)
+    }
+
     #[test]
     fn versions() {
-        assert_eq!(version(b"HTTP/1.1"), Ok(Version::Http11));
-        assert_eq!(version(b"HTTP/1.0"), Ok(Version::Http10));
+        assert_eq!(version_strict(b"HTTP/1.1"), Ok(Version::Http11));
+        assert_eq!(version_strict(b"HTTP/1.0"), Ok(Version::Http10));
         assert_eq!(
-            version(b"HTTP/2.0"),
+            version_strict(b"HTTP/2.0"),
             Err((ErrorKind::UnsupportedVersion, 0))
         );
         assert_eq!(
-            version(b"HTTP/0.9"),
+            version_strict(b"HTTP/0.9"),
             Err((ErrorKind::UnsupportedVersion, 0))
         );
-        assert_eq!(version(b"http/1.1"), Err((ErrorKind::InvalidVersion, 0)));
-        assert_eq!(version(b"HTTP/1.1 "), Err((ErrorKind::InvalidVersion, 8)));
-        assert_eq!(version(b"HTTP/1."), Err((ErrorKind::InvalidVersion, 7)));
-        assert_eq!(version(b"HTTP/11"), Err((ErrorKind::InvalidVersion, 6)));
+        assert_eq!(
+            version_strict(b"http/1.1"),
+            Err((ErrorKind::InvalidVersion, 0))
+        );
+        assert_eq!(
+            version_strict(b"HTTP/1.1 "),
+            Err((ErrorKind::InvalidVersion, 8))
+        );
+        assert_eq!(
+            version_strict(b"HTTP/1."),
+            Err((ErrorKind::InvalidVersion, 7))
+        );
+        assert_eq!(
+            version_strict(b"HTTP/11"),
+            Err((ErrorKind::InvalidVersion, 6))
+        );
     }
 
     #[test]

@@ -775,3 +775,5 @@ fn a_head_cut_short_is_checked_as_far_as_it_goes() {
         (ErrorKind::WhitespaceBeforeColon, 7)
     );
 }
+
+mod leniency;
