@@ -1,12 +1,17 @@
 //! Reading conformance vectors (see `shared/conformance/FORMAT.md`) and running them through
 //! httpspan's stream decoder. The binary in `main.rs` is the command-line runner; the tests in
 //! `tests/` reuse the loader.
+//!
+//! Besides FORMAT.md's keys, a case may carry `"options": ["bare_lf", ...]`, the
+//! [`Leniency`] options to turn on for it (tests/vectors-gen/README.md); an unknown name makes
+//! the case invalid. Field values are compared after [`httpspan::unfold`], which changes only
+//! values holding an obs-fold.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use httpspan::stream::{Decoder, Event, MessageKind};
-use httpspan::Limits;
+use httpspan::{Leniency, Limits};
 use serde_json::Value;
 
 /// One test case.
@@ -22,6 +27,8 @@ pub struct Case {
     pub request_methods: Vec<Vec<u8>>,
     /// The expected outcomes, one per message.
     pub expect: Vec<Expected>,
+    /// The lenient options the case turns on (`options`); strict when absent.
+    pub lenient: Leniency,
 }
 
 /// An expected outcome.
@@ -64,7 +71,7 @@ pub struct Message {
     pub status: u16,
     /// Response reason.
     pub reason: Vec<u8>,
-    /// Fields, name as sent and value trimmed.
+    /// Fields, name as sent and value trimmed and unfolded.
     pub headers: Vec<(Vec<u8>, Vec<u8>)>,
     /// The body after transfer decoding.
     pub body: Vec<u8>,
@@ -201,10 +208,24 @@ fn parse_case(line: &str) -> Result<Case, (Option<String>, String)> {
             )))
         }
     };
+    let mut lenient = Leniency::STRICT;
+    if let Some(options) = obj.get("options") {
+        let list = options
+            .as_array()
+            .ok_or_else(|| bad("`options` must be a list".into()))?;
+        for name in list {
+            let name = name
+                .as_str()
+                .ok_or_else(|| bad("`options` entries must be strings".into()))?;
+            if !lenient.enable(name) {
+                return Err(bad(format!("unknown option `{name}`")));
+            }
+        }
+    }
     for key in obj.keys() {
         if !matches!(
             key.as_str(),
-            "id" | "kind" | "input" | "request_method" | "expect" | "why"
+            "id" | "kind" | "input" | "request_method" | "expect" | "why" | "options"
         ) {
             return Err(bad(format!("unknown key `{key}`")));
         }
@@ -215,16 +236,19 @@ fn parse_case(line: &str) -> Result<Case, (Option<String>, String)> {
         input,
         request_methods,
         expect,
+        lenient,
     })
 }
 
 /// Feeds `input` to a fresh decoder in pieces ending at `cuts` (sorted offsets), returning the
 /// outcomes, or a description of a protocol violation by the decoder.
 pub fn decode_stream(case: &Case, cuts: &[usize]) -> Result<Vec<Outcome>, String> {
+    let mut limits = Limits::DEFAULT;
+    limits.lenient = case.lenient;
     let mut decoder = Decoder::new(
         case.kind,
         vec![0u8; httpspan::stream::DEFAULT_BUFFER_LEN],
-        Limits::DEFAULT,
+        limits,
     );
     let mut finals = 0;
     let method_for = |n: usize| case.request_methods.get(n).map_or(&b"GET"[..], |m| &m[..]);
@@ -267,17 +291,7 @@ pub fn decode_stream(case: &Case, cuts: &[usize]) -> Result<Vec<Outcome>, String
                 }
                 Event::Trailers => {
                     let bytes = decoder.trailer_bytes();
-                    current.trailers = decoder
-                        .trailers()
-                        .fields()
-                        .iter()
-                        .map(|f| {
-                            (
-                                f.name.as_bytes(bytes).to_vec(),
-                                f.value.as_bytes(bytes).to_vec(),
-                            )
-                        })
-                        .collect();
+                    current.trailers = field_pairs(decoder.trailers().fields(), bytes);
                 }
                 Event::MessageEnd => {
                     if case.kind == MessageKind::Response && !current.interim {
@@ -325,17 +339,7 @@ pub fn decode_stream(case: &Case, cuts: &[usize]) -> Result<Vec<Outcome>, String
 
 fn capture_head<B: AsRef<[u8]> + AsMut<[u8]>>(decoder: &Decoder<B>) -> Message {
     let buf = decoder.head_bytes();
-    let pairs = |fields: &[httpspan::Field]| {
-        fields
-            .iter()
-            .map(|f| {
-                (
-                    f.name.as_bytes(buf).to_vec(),
-                    f.value.as_bytes(buf).to_vec(),
-                )
-            })
-            .collect()
-    };
+    let pairs = |fields: &[httpspan::Field]| field_pairs(fields, buf);
     if let Some(req) = decoder.request() {
         Message {
             method: req.method().as_bytes(buf).to_vec(),
@@ -362,6 +366,17 @@ fn capture_head<B: AsRef<[u8]> + AsMut<[u8]>>(decoder: &Decoder<B>) -> Message {
     } else {
         Message::default()
     }
+}
+
+/// Each field's name as sent and its value with every obs-fold replaced by one SP.
+fn field_pairs(fields: &[httpspan::Field], buf: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
+    fields
+        .iter()
+        .map(|f| {
+            let value = httpspan::unfold(f.value.as_bytes(buf)).collect::<Vec<_>>();
+            (f.name.as_bytes(buf).to_vec(), value.concat())
+        })
+        .collect()
 }
 
 /// A small deterministic generator (SplitMix64), seeded from the case id so that a failure

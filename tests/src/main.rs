@@ -4,6 +4,9 @@
 //!
 //! Usage: `conformance [--filter TEXT] DIR...`
 //!
+//! A case's optional `options` list turns on lenient settings for it (see
+//! tests/vectors-gen/README.md); an unknown option name makes the case FAIL.
+//!
 //! Prints `FAIL id: what differed` for each failing case and closes with `N passed, N failed`.
 //! Exits with status 1 if any case failed, 2 on a usage error.
 

@@ -211,3 +211,33 @@ fn filter_runs_only_matching_ids() {
     assert_eq!(last_line(&out), "2 passed, 0 failed", "{}", stdout(&out));
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn options_turn_on_leniency_and_an_unknown_option_fails() {
+    let bare_lf = r#"{"id": "opt/bare-lf", "kind": "request", "options": ["bare_lf"], "input": "GET / HTTP/1.1\nHost: a\n\n", "expect": [{"method": "GET", "headers": [["Host", "a"]]}]}"#;
+    let strict = r#"{"id": "opt/strict", "kind": "request", "input": "GET / HTTP/1.1\nHost: a\n\n", "expect": "reject"}"#;
+    let folded = r#"{"id": "opt/fold", "kind": "request", "options": ["obs_fold", "bare_lf"], "input": "GET / HTTP/1.1\r\nHost: a\r\nX: a \r\n  b\n\tc\r\n\r\n", "expect": [{"headers": [["Host", "a"], ["X", "a b c"]]}]}"#;
+    let too_lenient = r#"{"id": "opt/wrong", "kind": "request", "options": ["bare_lf"], "input": "GET / HTTP/1.1\nHost: a\n\n", "expect": "reject"}"#;
+    let unknown = r#"{"id": "opt/unknown", "kind": "request", "options": ["bare-lf"], "input": "GET / HTTP/1.1\nHost: a\n\n", "expect": [{"method": "GET"}]}"#;
+    let not_list = r#"{"id": "opt/not-list", "kind": "request", "options": "bare_lf", "input": "GET / HTTP/1.1\nHost: a\n\n", "expect": [{"method": "GET"}]}"#;
+    let dir = TempDir::new("options");
+    dir.write(
+        "v.jsonl",
+        &[bare_lf, strict, folded, too_lenient, unknown, not_list],
+    );
+    let out = run(&[dir.path()]);
+    let fails = fail_lines(&out);
+    assert_eq!(fails.len(), 3, "{}", stdout(&out));
+    assert!(fails[0].starts_with("FAIL opt/wrong: "), "{}", fails[0]);
+    assert!(
+        fails[1].starts_with("FAIL opt/unknown: invalid vector: unknown option `bare-lf`"),
+        "{}",
+        fails[1]
+    );
+    assert!(
+        fails[2].starts_with("FAIL opt/not-list: invalid vector: `options` must be a list"),
+        "{}",
+        fails[2]
+    );
+    assert_eq!(last_line(&out), "3 passed, 3 failed");
+}
