@@ -2,7 +2,9 @@
 """Validate tests/vectors/*.jsonl.
 
 1. Format (FORMAT.md): valid JSON Lines, known keys, unique ids, Latin-1
-   inputs, request_method only on responses, the shape of `expect`.
+   inputs, request_method only on responses, the shape of `expect`; and our
+   extension `options` (README.md): a non-empty list of distinct known
+   lenient option names.
 2. Cross-check (unless --no-model): every case is run through model.py, a
    small whole-input model of POLICY.md and docs/policy-decisions.md, and the
    fields each expectation names are compared. A disagreement means the
@@ -22,10 +24,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import model  # noqa: E402
 
 DEFAULT_DIR = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors"))
-CASE_KEYS = {"id", "kind", "input", "request_method", "expect", "why"}
+CASE_KEYS = {"id", "kind", "input", "request_method", "expect", "why", "options"}
 REQUIRED = {"id", "kind", "input", "expect", "why"}
 GROUPS = {"decisions", "lines", "request-line", "fields", "limits", "framing", "chunked", "connection", "smuggling",
-          "pipelining", "response", "bytes", "realistic"}
+          "pipelining", "response", "bytes", "realistic", "lenient"}
 MSG_KEYS = {
     "request": {"method", "target", "version", "headers", "body", "trailers", "content_length", "chunked", "keep_alive"},
     "response": {"version", "status", "reason", "headers", "body", "trailers", "content_length", "chunked", "keep_alive"},
@@ -104,6 +106,12 @@ def check_case(case, where, errs):
         errs.append(where + ": input has code points above U+00FF")
     if not (isinstance(case["why"], str) and "RFC " in case["why"]):
         errs.append(where + ": why must name the rule and an RFC section")
+    if "options" in case:
+        opts = case["options"]
+        if not (isinstance(opts, list) and opts and all(o in model.OPTION_NAMES for o in opts)
+                and len(set(opts)) == len(opts)):
+            errs.append(where + ": options must be a non-empty list of distinct option names %r"
+                        % (model.OPTION_NAMES,))
     rm = case.get("request_method")
     if "request_method" in case:
         if case["kind"] != "response":
@@ -137,7 +145,7 @@ def check_case(case, where, errs):
 
 def compare(case):
     data = case["input"].encode("latin-1")
-    got = model.run(case["kind"], data, case.get("request_method"))
+    got = model.run(case["kind"], data, case.get("request_method"), case.get("options", ()))
     exp = case["expect"]
     exp = ["reject"] if exp == "reject" else exp
     if len(got) != len(exp):

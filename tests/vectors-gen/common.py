@@ -15,8 +15,9 @@ FILES = collections.OrderedDict()
 _IDS = set()
 
 
-def add(file, id, kind, input, expect, why, request_method=None):
-    """Record one case. Keys are written in FORMAT.md order."""
+def add(file, id, kind, input, expect, why, request_method=None, options=None):
+    """Record one case. Keys are written in FORMAT.md order; our extension `options` (the
+    lenient settings the case turns on, README.md) follows `kind`."""
     if isinstance(input, bytes):
         input = input.decode("latin-1")
     assert id not in _IDS, "duplicate id " + id
@@ -29,6 +30,9 @@ def add(file, id, kind, input, expect, why, request_method=None):
     case = collections.OrderedDict()
     case["id"] = id
     case["kind"] = kind
+    if options is not None:
+        assert options and len(set(options)) == len(options), id
+        case["options"] = list(options)
     case["input"] = input
     if request_method is not None:
         case["request_method"] = list(request_method)

@@ -17,6 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bytes_cases  # noqa: E402
 import decisions  # noqa: E402
+import lenient  # noqa: E402
 import realistic  # noqa: E402
 import rules  # noqa: E402
 import rules2  # noqa: E402
@@ -42,6 +43,7 @@ def main(out=OUT):
     realistic.gen_realistic_responses()
     decisions.gen_decisions()
     decisions.gen_truncated()
+    lenient.gen_lenient()
 
     os.makedirs(out, exist_ok=True)
     wanted = set(name + ".jsonl" for name in FILES)
@@ -56,6 +58,8 @@ def main(out=OUT):
         total += len(cases)
         print("%-28s %5d" % (name + ".jsonl", len(cases)))
     print("%-28s %5d" % ("total", total))
+    for option, n in lenient.COUNTS.items():
+        print("  %-26s %5d" % (option, n))
 
 
 if __name__ == "__main__":

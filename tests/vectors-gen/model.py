@@ -8,6 +8,7 @@ FORMAT.md field), "reject" or "incomplete".
 """
 
 import ipaddress
+import re
 
 SP, HTAB, CR, LF = 0x20, 0x09, 0x0D, 0x0A
 DIGIT = set(b"0123456789")
@@ -29,6 +30,17 @@ MAX_TRAILERS = 65536
 MAX_CL = 2 ** 63 - 1
 
 
+# The lenient options of the case being run (docs/leniency.md); empty means strict.
+OPTIONS = frozenset()
+OPTION_NAMES = ("bare_lf", "obs_fold", "space_before_colon", "request_line_spaces", "missing_host",
+                "duplicate_content_length", "unknown_version")
+
+
+def on(name):
+    assert name in OPTION_NAMES, name
+    return name in OPTIONS
+
+
 class Reject(Exception):
     pass
 
@@ -43,22 +55,76 @@ def need(cond, why="syntax"):
 
 
 # ------------------------------------------------------------ lines
-def read_line(data, pos):
-    """Return (line, pos after CRLF). Bare CR / bare LF reject; EOF incomplete."""
+def line_end(data, pos):
+    """Return (end of the line's content, pos after its line end). Bare CR rejects, and so does
+    a bare LF unless bare_lf; EOF incomplete."""
     i = pos
     n = len(data)
     while i < n:
         c = data[i]
         if c == LF:
-            raise Reject("bare LF")
+            need(on("bare_lf"), "bare LF")
+            return i, i + 1
         if c == CR:
             if i + 1 >= n:
                 raise Incomplete()
             if data[i + 1] != LF:
                 raise Reject("bare CR")
-            return data[pos:i], i + 2
+            return i, i + 2
         i += 1
     raise Incomplete()
+
+
+def read_line(data, pos):
+    """Return (line, pos after its line end)."""
+    end, nxt = line_end(data, pos)
+    return data[pos:end], nxt
+
+
+def read_field_line(data, pos, start, max_bytes):
+    """A field line, with its obs-folds (raw) when obs_fold is on: an obs-fold continues the
+    line, so a line ends only where the byte after its line end is there and is no SP/HTAB,
+    and that byte must lie inside the section's byte limit."""
+    end, nxt = line_end(data, pos)
+    if on("obs_fold") and end > pos:
+        while True:
+            need(nxt - start < max_bytes, "section too large")
+            if nxt >= len(data):
+                raise Incomplete()
+            if data[nxt] not in (SP, HTAB):
+                break
+            end, nxt = line_end(data, nxt)
+    return data[pos:end], nxt
+
+
+def unfolded(value):
+    """Each run of SP/HTAB/CR/LF holding a CR or LF (an obs-fold) becomes one SP."""
+    return re.sub(rb"[ \t\r\n]*[\r\n][ \t\r\n]*", b" ", value)
+
+
+def is_empty_line(data, pos):
+    return data.startswith(b"\r\n", pos) or (on("bare_lf") and data.startswith(b"\n", pos))
+
+
+def empty_line_len(data, pos):
+    return 2 if data.startswith(b"\r\n", pos) else 1
+
+
+def norm_version(v):
+    """HTTP/1.2 .. HTTP/1.9 read as HTTP/1.1 with unknown_version."""
+    if on("unknown_version") and len(v) == 8 and v[:7] == b"HTTP/1." and v[7] in DIGIT and v[7] > ord("1"):
+        return b"HTTP/1.1"
+    return v
+
+
+def value_ws():
+    return b" \t\r\n" if on("obs_fold") else b" \t"
+
+
+def split_name(line_head):
+    """The field name before the colon: with space_before_colon, SP/HTAB before the colon are
+    not part of it."""
+    return line_head.rstrip(b" \t") if on("space_before_colon") else line_head
 
 
 def is_token(s):
@@ -186,14 +252,20 @@ def check_target(method, t):
 
 
 # ------------------------------------------------------------ fields
+def value_byte_ok(c):
+    return c in FIELD_VCHAR or c in (SP, HTAB) or (on("obs_fold") and c in (CR, LF))
+
+
 def parse_field_line(line):
+    """-> (name, value), the value unfolded: what every rule reads."""
     need(line[:1] not in (b" ", b"\t"), "leading whitespace / obs-fold")
     name, colon, value = line.partition(b":")
     need(colon, "no colon")
+    name = split_name(name)
     need(is_token(name), "field-name")
-    value = value.strip(b" \t")
-    need(all(c in FIELD_VCHAR or c in (SP, HTAB) for c in value), "field-value byte")
-    return name, value
+    value = value.strip(value_ws())
+    need(all(value_byte_ok(c) for c in value), "field-value byte")
+    return name, unfolded(value)
 
 
 class FieldsCutShort(Incomplete):
@@ -212,7 +284,7 @@ def read_fields(data, pos, start, max_bytes):
     fields = []
     try:
         while True:
-            line, pos = read_line(data, pos)
+            line, pos = read_field_line(data, pos, start, max_bytes)
             need(pos - start <= max_bytes, "section too large")
             if line == b"":
                 return fields, pos
@@ -225,10 +297,17 @@ def read_fields(data, pos, start, max_bytes):
 
 def cut_short_field_line(partial, fields):
     """The cut-off last line of a block of field lines (D24): a whole line but for its LF is
-    held to every line rule, a shorter one to what its bytes so far can break."""
+    held to every line rule, a shorter one to what its bytes so far can break. With obs_fold a
+    fold could still continue the line: its line end is set aside and it counts as cut short."""
     if partial in (b"", b"\r"):
         return
-    if partial.endswith(b"\r"):
+    if on("obs_fold"):
+        for end in (b"\r\n", b"\n", b"\r"):
+            if partial.endswith(end):
+                partial = partial[:-len(end)]
+                break
+        field_line_prefix(partial)
+    elif partial.endswith(b"\r"):
         parse_field_line(partial[:-1])
     else:
         field_line_prefix(partial)
@@ -265,7 +344,12 @@ def version_prefix_ok(v):
     for a, b in zip(v, shape):
         if (b == ord("0") and a not in DIGIT) or (b != ord("0") and a != b):
             return False
-    return len(v) < 8 or v in (b"HTTP/1.1", b"HTTP/1.0")
+    return len(v) < 8 or norm_version(v) in (b"HTTP/1.1", b"HTTP/1.0")
+
+
+def after_sp(rest):
+    """What follows a separating SP: with request_line_spaces, further SPs are skipped."""
+    return rest.lstrip(b" ") if on("request_line_spaces") else rest
 
 
 def request_line_prefix(line):
@@ -275,7 +359,8 @@ def request_line_prefix(line):
     if not sp:
         return
     need(method, "method")
-    target, sp, version = rest.partition(b" ")
+    target, sp, version = after_sp(rest).partition(b" ")
+    version = after_sp(version)
     i = 0
     while i < len(target):
         c = target[i]
@@ -298,6 +383,7 @@ def status_line_prefix(line):
     if not sp:
         return
     need(len(version) == 8, "version")
+    rest = after_sp(rest)
     code, reason = rest[:3], rest[3:]
     need(all(c in DIGIT for c in code), "status code")
     if len(code) == 3:
@@ -310,14 +396,16 @@ def status_line_prefix(line):
 def field_line_prefix(line):
     need(line[:1] not in (b" ", b"\t"), "leading whitespace / obs-fold")
     name, colon, value = line.partition(b":")
+    name = split_name(name)
     need(all(c in TCHAR for c in name), "field-name")
     if colon:
         need(name, "field-name")
-        need(all(c in FIELD_VCHAR or c in (SP, HTAB) for c in value), "field-value byte")
+        need(all(value_byte_ok(c) for c in value), "field-value byte")
 
 
 def field_rules_so_far(fields, version, kind):
     """The rules each field line is held to as it arrives (not those of the whole head)."""
+    version = norm_version(version)
     if version in (b"HTTP/1.0", b"HTTP/1.1"):
         framing(fields, version, "response")  # every Content-Length / Transfer-Encoding rule but the last coding's
         keep_alive(fields, version)
@@ -355,7 +443,7 @@ def truncated_head(kind, reparse):
                 pass
             return
         cut_short_field_line(partial + (b"\r" if complete else b""), fields)
-        if complete:
+        if complete and not on("obs_fold"):
             fields = fields + [parse_field_line(partial)]
         # The start line was complete: it is held to its rules whatever follows.
         try:
@@ -377,10 +465,11 @@ def reparse_start(kind, line):
 
 def check_request_line(line):
     """-> (method, target, version)"""
-    parts = line.split(b" ")
+    parts = re.split(b" +", line) if on("request_line_spaces") else line.split(b" ")
     need(len(parts) == 3 and all(parts), "request-line")
     method, target, version = parts
     need(is_token(method), "method")
+    version = norm_version(version)
     need(version in (b"HTTP/1.1", b"HTTP/1.0"), "version")
     check_target(method, target)
     return method, target, version
@@ -389,11 +478,12 @@ def check_request_line(line):
 def check_status_line(line):
     """-> (version, status, reason)"""
     need(len(line) >= 12, "status-line")
-    version = line[:8]
+    version = norm_version(line[:8])
     need(version in (b"HTTP/1.1", b"HTTP/1.0"), "version")
     need(line[8] == SP, "status-line SP")
+    line = line[:9] + after_sp(line[9:])
     code = line[9:12]
-    need(all(c in DIGIT for c in code), "status code")
+    need(len(code) == 3 and all(c in DIGIT for c in code), "status code")
     status = int(code)
     need(100 <= status <= 599, "status range")
     if len(line) == 12:
@@ -451,12 +541,23 @@ def framing(fields, version, kind):
     cl = values(fields, b"content-length")
     need(not (te and cl), "TE and CL")
     need(not (te and version == b"HTTP/1.0"), "TE in HTTP/1.0")
-    need(len(cl) <= 1, "duplicate CL")
     n = None
-    if cl:
-        need(len(cl[0]) > 0 and all(c in DIGIT for c in cl[0]), "CL syntax")
-        n = int(cl[0])
-        need(n <= MAX_CL, "CL too large")
+    if on("duplicate_content_length"):
+        numbers = []
+        for v in cl:
+            for e in v.split(b","):
+                e = e.strip(b" \t")
+                need(len(e) > 0 and all(c in DIGIT for c in e), "CL syntax")
+                need(int(e) <= MAX_CL, "CL too large")
+                numbers.append(int(e))
+        need(len(set(numbers)) <= 1, "differing CL")
+        n = numbers[0] if numbers else None
+    else:
+        need(len(cl) <= 1, "duplicate CL")
+        if cl:
+            need(len(cl[0]) > 0 and all(c in DIGIT for c in cl[0]), "CL syntax")
+            n = int(cl[0])
+            need(n <= MAX_CL, "CL too large")
     if te:
         codings = []
         for v in te:
@@ -544,6 +645,9 @@ def read_chunked(data, pos):
             raise Incomplete()
         body += data[pos:pos + size]
         pos += size
+        if on("bare_lf") and data[pos:pos + 1] == b"\n":
+            pos += 1
+            continue
         if len(data) - pos < 2:
             need(data[pos:] in (b"", b"\r"), "chunk data CRLF")
             raise Incomplete()
@@ -571,7 +675,7 @@ def parse_request(data, pos):
     method, target, version = check_request_line(line)
     hosts = values(fields, b"host")
     need(len(hosts) <= 1, "duplicate Host")
-    need(hosts or version != b"HTTP/1.1", "missing Host")
+    need(hosts or version != b"HTTP/1.1" or on("missing_host"), "missing Host")
     if hosts and hosts[0]:
         need(valid_host_port(hosts[0]), "invalid Host")
     kind, n = framing(fields, version, "request")
@@ -629,7 +733,17 @@ def parse_response(data, pos, method):
     return msg, pos, (ka and not stop), 100 <= status < 200
 
 
-def run(kind, data, request_method=None):
+def run(kind, data, request_method=None, options=()):
+    global OPTIONS
+    assert all(o in OPTION_NAMES for o in options), options
+    OPTIONS = frozenset(options)
+    try:
+        return run_strict_or_lenient(kind, data, request_method)
+    finally:
+        OPTIONS = frozenset()
+
+
+def run_strict_or_lenient(kind, data, request_method):
     out = []
     pos = 0
     rm = list(request_method or [])
@@ -637,20 +751,20 @@ def run(kind, data, request_method=None):
     while True:
         if kind == "request":
             skipped = 0
-            while data.startswith(b"\r\n", pos) and skipped < 2:
-                pos += 2
+            while is_empty_line(data, pos) and skipped < 2:
+                pos += empty_line_len(data, pos)
                 skipped += 1
             if pos == len(data) or (data[pos:] == b"\r"):
                 if data[pos:] == b"\r":
                     out.append("incomplete")
                 break
-            if data.startswith(b"\r\n", pos):
+            if is_empty_line(data, pos):
                 out.append("reject")
                 break
         else:
             if pos == len(data):
                 break
-            if data.startswith(b"\r\n", pos):
+            if is_empty_line(data, pos):
                 out.append("reject")
                 break
         try:
