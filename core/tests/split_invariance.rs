@@ -10,6 +10,10 @@
 //! `Trailers::parse` resumed over growing prefixes must reach the result of one call on the
 //! whole buffer, and every span they return must lie, in order, inside the head.
 //!
+//! Mutated inputs are also parsed with random lenient options (`Limits::lenient`), under the
+//! same invariants, and a property checks that leniency only ever turns errors into messages:
+//! whatever the strict parser accepts, every option set reads the same way.
+//!
 //! The number of cases per property is proptest's default (256), or `PROPTEST_CASES`.
 
 use std::fmt;
@@ -17,8 +21,8 @@ use std::ops::Range;
 
 use httpspan::stream::{buffer_len, Decoder, Event, MessageKind};
 use httpspan::{
-    Chunk, ChunkedDecoder, Error, ErrorKind, Field, Framing, KnownHeader, Limits, Request,
-    Response, Span, Status, Trailers, Version,
+    Chunk, ChunkedDecoder, Error, ErrorKind, Field, Framing, KnownHeader, Leniency, Limits,
+    Request, Response, Span, Status, Trailers, Version,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -521,11 +525,14 @@ fn parse_once<P: HeadParser>(parser: &mut P, buf: &[u8]) -> Parsed {
     Ok((status, status.is_complete().then(|| parser.snapshot())))
 }
 
-/// Checks a completed head: every span inside it, in order, with the bytes it claims.
+/// Checks a completed head: every span inside it, in order, with the bytes it claims. With
+/// lenient options the exact layout of lines is not checked, only what every option keeps:
+/// spans in order inside the head, token names, trimmed values without NUL.
 fn check_spans<P: HeadParser>(
     parser: &P,
     buf: &[u8],
     head_len: usize,
+    lenient: &Leniency,
 ) -> Result<(), TestCaseError> {
     let snap = parser.snapshot();
     let ctx = || escape(&buf[..head_len.min(buf.len())]);
@@ -535,6 +542,9 @@ fn check_spans<P: HeadParser>(
         head_len,
         buf.len()
     );
+    if *lenient != Leniency::STRICT {
+        return check_lenient_spans(parser, &buf[..head_len], lenient);
+    }
     let head = &buf[..head_len];
     match P::KIND {
         HeadKind::Trailers => prop_assert!(head.ends_with(b"\r\n"), "{}", ctx()),
@@ -630,6 +640,53 @@ fn check_spans<P: HeadParser>(
     Ok(())
 }
 
+fn check_lenient_spans<P: HeadParser>(
+    parser: &P,
+    head: &[u8],
+    lenient: &Leniency,
+) -> Result<(), TestCaseError> {
+    let snap = parser.snapshot();
+    let ctx = || escape(head);
+    prop_assert!(head.ends_with(b"\n"), "{}", ctx());
+    let mut next = 0;
+    for span in &snap.start {
+        prop_assert!(
+            span.off as usize >= next && span.end() <= head.len(),
+            "{}",
+            ctx()
+        );
+        next = span.end();
+    }
+    for f in &snap.fields {
+        prop_assert!(f.name.off as usize >= next, "{}", ctx());
+        prop_assert!(f.value.off as usize > f.name.end() && f.value.end() <= head.len());
+        let name = f.name.as_bytes(head);
+        prop_assert!(
+            !name.is_empty() && name.iter().all(|&b| is_tchar(b)),
+            "{}",
+            ctx()
+        );
+        let between = &head[f.name.end()..f.value.off as usize];
+        let colon = between.iter().position(|&b| b == b':');
+        prop_assert!(colon.is_some(), "{}", ctx());
+        let colon = colon.unwrap_or(0);
+        prop_assert!(colon == 0 || lenient.space_before_colon, "{}", ctx());
+        let value = f.value.as_bytes(head);
+        let edge_ws = |b: &u8| is_ws(*b) || *b == b'\r' || *b == b'\n';
+        prop_assert!(
+            !value.first().is_some_and(edge_ws) && !value.last().is_some_and(edge_ws),
+            "untrimmed value {}",
+            escape(value)
+        );
+        prop_assert!(!value.contains(&0), "{}", ctx());
+        let breaks = value.iter().any(|&b| b == b'\r' || b == b'\n');
+        prop_assert!(!breaks || lenient.obs_fold, "{}", ctx());
+        next = f.value.end();
+        prop_assert_eq!(f.known(), KnownHeader::from_name(name));
+    }
+    Ok(())
+}
+
 /// `parse` resumed over growing prefixes, and fresh parsers on prefixes, agree with one call
 /// on the whole buffer.
 fn check_prefixes<P: HeadParser>(
@@ -644,7 +701,7 @@ fn check_prefixes<P: HeadParser>(
     // A repeated call gives the same answer.
     prop_assert_eq!(&parse_once(&mut whole_parser, buf), &whole, "{}", ctx());
     if let Ok((Status::Complete { head_len }, _)) = whole {
-        check_spans(&whole_parser, buf, head_len)?;
+        check_spans(&whole_parser, buf, head_len, &limits.lenient)?;
     }
 
     // Every prefix, resumed.
@@ -1749,8 +1806,45 @@ fn mutate(mut input: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
     input
 }
 
-/// The default limits, or small ones that generated messages run into.
+/// No option, one, or any set of them.
+fn leniency() -> impl Strategy<Value = Leniency> {
+    let any_set = vec(any::<bool>(), 7).prop_map(|on| {
+        let mut lenient = Leniency::STRICT;
+        for (name, _) in Leniency::NAMES.iter().zip(on).filter(|(_, on)| *on) {
+            lenient.enable(name);
+        }
+        lenient
+    });
+    prop_oneof![
+        2 => Just(Leniency::STRICT),
+        1 => select(&Leniency::NAMES[..]).prop_map(|name| {
+            let mut lenient = Leniency::STRICT;
+            lenient.enable(name);
+            lenient
+        }),
+        1 => any_set,
+    ]
+}
+
+fn all_options() -> Leniency {
+    let mut lenient = Leniency::STRICT;
+    for name in Leniency::NAMES {
+        lenient.enable(name);
+    }
+    lenient
+}
+
+/// The default limits, or small ones that generated messages run into, with any lenient
+/// options.
 fn limits() -> impl Strategy<Value = Limits> {
+    (strict_limits(), leniency()).prop_map(|(mut limits, lenient)| {
+        limits.lenient = lenient;
+        limits
+    })
+}
+
+/// The default limits, or small ones that generated messages run into.
+fn strict_limits() -> impl Strategy<Value = Limits> {
     let d = Limits::DEFAULT;
     // Each limit is the default or a small one, so that every limit is met on its own.
     let small = (
@@ -1803,6 +1897,16 @@ fn check_valid(
     };
     let trace = split_invariant_trace(&setup, &stream.methods, wire, cuts)?;
     prop_assert_eq!(&trace, &stream.expected, "input {}", escape(wire));
+    // Leniency changes nothing in a message the strict parser accepts.
+    let mut lenient = setup;
+    lenient.limits.lenient = all_options();
+    let trace = decode_trace(&lenient, &stream.methods, wire, &[]).map_err(TestCaseError::fail)?;
+    prop_assert_eq!(
+        &trace,
+        &stream.expected,
+        "all options, input {}",
+        escape(wire)
+    );
 
     // The first head on its own, from the start of the stream.
     let first = &stream.rendered[0];
@@ -1915,6 +2019,34 @@ fn check_any(
     Ok(())
 }
 
+/// Leniency only turns errors into messages: a strict trace that ends without an error is the
+/// lenient trace, and one that ends in an error is where the lenient trace may go on, with the
+/// same heads and the same complete messages before it.
+fn check_lenient_extends_strict(
+    setup: &Setup,
+    methods: &[Vec<u8>],
+    input: &[u8],
+) -> Result<(), TestCaseError> {
+    let strict = decode_trace(setup, methods, input, &[]).map_err(TestCaseError::fail)?;
+    let mut lenient_setup = *setup;
+    lenient_setup.limits.lenient = all_options();
+    let lenient = decode_trace(&lenient_setup, methods, input, &[]).map_err(TestCaseError::fail)?;
+    let ctx = || format!("input {}, {:?}", escape(input), setup);
+    match strict.end {
+        End::Error { .. } => {
+            prop_assert!(lenient.msgs.len() >= strict.msgs.len(), "{}", ctx());
+            for (s, l) in strict.msgs.iter().zip(&lenient.msgs) {
+                prop_assert_eq!(&s.head, &l.head, "{}", ctx());
+                if s.ended {
+                    prop_assert_eq!(s, l, "{}", ctx());
+                }
+            }
+        }
+        _ => prop_assert_eq!(&lenient, &strict, "{}", ctx()),
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         max_shrink_iters: 2048,
@@ -1968,5 +2100,17 @@ proptest! {
         let input = mutate(stream.wire.clone(), &mutations);
         let setup = Setup { kind: stream.kind, limits, buf_len };
         check_any(&setup, &stream.methods, &input, &cuts, &lens, &trailer_start)?;
+    }
+
+    #[test]
+    fn leniency_only_turns_errors_into_messages(
+        stream in prop_oneof![requests(), responses()],
+        mutations in vec(mutation(), 0..5),
+        limits in strict_limits(),
+        buf_len in buf_len(),
+    ) {
+        let input = mutate(stream.wire.clone(), &mutations);
+        let setup = Setup { kind: stream.kind, limits, buf_len };
+        check_lenient_extends_strict(&setup, &stream.methods, &input)?;
     }
 }

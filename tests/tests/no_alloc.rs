@@ -5,6 +5,8 @@
 //! implementing `GlobalAlloc` needs). It counts per thread, so the test harness and tests
 //! running in parallel on other threads never add to a measurement.
 //!
+//! Each case runs with the lenient options it names, and once more with every option on.
+//!
 //! The vectors are read from `tests/vectors`, or from the directory named by the
 //! `CONFORMANCE_VECTORS` environment variable. A missing or empty directory fails the test.
 
@@ -15,7 +17,8 @@ use std::path::PathBuf;
 use conformance::{load_dir, Case};
 use httpspan::stream::{Decoder, Event, MessageKind, DEFAULT_BUFFER_LEN};
 use httpspan::{
-    Chunk, ChunkedDecoder, Error, KnownHeader, Limits, Request, Response, Status, Trailers,
+    Chunk, ChunkedDecoder, Error, KnownHeader, Leniency, Limits, Request, Response, Status,
+    Trailers,
 };
 
 /// Heap allocations made by this thread while `f` runs, and its result.
@@ -59,6 +62,13 @@ fn read_error(e: &Error) {
     black_box(&w.buf[..w.len]);
 }
 
+/// Reads a value the way a caller does when obs-folds may be in it.
+fn read_value(value: &[u8]) {
+    for piece in httpspan::unfold(value) {
+        black_box(piece);
+    }
+}
+
 fn read_request(req: &Request, buf: &[u8]) {
     black_box((req.method().as_bytes(buf), req.target().as_bytes(buf)));
     black_box((req.version(), req.is_complete(), req.known_bitmap()));
@@ -67,6 +77,7 @@ fn read_request(req: &Request, buf: &[u8]) {
     for f in req.fields() {
         let name = f.name.as_bytes(buf);
         black_box((name, f.value.as_bytes(buf), f.known()));
+        read_value(f.value.as_bytes(buf));
         black_box(req.find(buf, name));
     }
     for &known in KnownHeader::ALL {
@@ -84,6 +95,7 @@ fn read_response(res: &Response, buf: &[u8]) {
     for f in res.fields() {
         let name = f.name.as_bytes(buf);
         black_box((name, f.value.as_bytes(buf), f.known()));
+        read_value(f.value.as_bytes(buf));
         black_box(res.find(buf, name));
     }
     for &known in KnownHeader::ALL {
@@ -98,6 +110,7 @@ fn read_trailers(trailers: &Trailers, buf: &[u8]) {
     for f in trailers.fields() {
         let name = f.name.as_bytes(buf);
         black_box((name, f.value.as_bytes(buf), f.known()));
+        read_value(f.value.as_bytes(buf));
         black_box(trailers.find(buf, name));
     }
     for &known in KnownHeader::ALL {
@@ -139,13 +152,13 @@ impl HeadParser for Response {
 
 /// Parses the first head of `input` in one call, then again resumed over every prefix, and
 /// reads every accessor.
-fn first_head(case: &Case) {
+fn first_head(case: &Case, limits: &Limits) {
     match case.kind {
-        MessageKind::Request => first_head_with(Request::new, &case.input),
+        MessageKind::Request => first_head_with(|| Request::with_limits(*limits), &case.input),
         MessageKind::Response => {
             let method = case.request_methods.first().map_or(&b"GET"[..], |m| m);
             let fresh = || {
-                let mut res = Response::new();
+                let mut res = Response::with_limits(*limits);
                 res.set_request_method(method);
                 res
             };
@@ -180,12 +193,11 @@ fn first_head_with<P: HeadParser>(fresh: impl Fn() -> P, input: &[u8]) {
 
 /// Decodes the chunked body that starts at `input[start..]` with a `ChunkedDecoder`, then
 /// parses its trailer section (in one call, and resumed byte by byte).
-fn chunked_body(input: &[u8], start: usize) {
-    let limits = Limits::DEFAULT;
+fn chunked_body(input: &[u8], start: usize, limits: &Limits) {
     let mut decoder = ChunkedDecoder::new();
     let mut pos = start;
     loop {
-        match decoder.decode(&input[pos..], &limits) {
+        match decoder.decode(&input[pos..], limits) {
             Ok((used, Chunk::Data(range))) => {
                 black_box(&input[pos..][range]);
                 pos += used;
@@ -204,12 +216,12 @@ fn chunked_body(input: &[u8], start: usize) {
     }
     black_box(decoder.is_done());
     let section = &input[pos..];
-    let mut trailers = Trailers::new();
+    let mut trailers = Trailers::with_limits(*limits);
     match trailers.parse(section) {
         Ok(_) => read_trailers(&trailers, section),
         Err(e) => read_error(&e),
     }
-    let mut trailers = Trailers::new();
+    let mut trailers = Trailers::with_limits(*limits);
     for end in 0..=section.len() {
         match trailers.parse(&section[..end]) {
             Ok(Status::Partial) => {}
@@ -227,10 +239,10 @@ fn chunked_body(input: &[u8], start: usize) {
 
 /// Runs the whole input through a `stream::Decoder` over `buf`, in pieces of `step` bytes,
 /// reading every head and trailer section, and decoding each chunked body on its own too.
-fn stream(case: &Case, buf: &mut [u8], step: usize) {
+fn stream(case: &Case, limits: &Limits, buf: &mut [u8], step: usize) {
     let input = &case.input[..];
     let method_for = |n: usize| case.request_methods.get(n).map_or(&b"GET"[..], |m| &m[..]);
-    let mut decoder = Decoder::new(case.kind, buf, Limits::DEFAULT);
+    let mut decoder = Decoder::new(case.kind, buf, *limits);
     decoder.set_request_method(method_for(0));
     let mut finals = 0;
     let mut interim = false;
@@ -261,7 +273,7 @@ fn stream(case: &Case, buf: &mut [u8], step: usize) {
                     let chunked = decoder.request().is_some_and(|r| r.is_chunked())
                         || decoder.response().is_some_and(|r| r.is_chunked());
                     if chunked {
-                        chunked_body(input, base + used);
+                        chunked_body(input, base + used, limits);
                     }
                 }
                 Event::Body(range) => {
@@ -347,16 +359,24 @@ fn parsing_every_vector_allocates_nothing() {
     // Allocated before any counting starts: the decoder's buffer for heads and trailers.
     let mut buf = vec![0u8; DEFAULT_BUFFER_LEN];
     let mut failures = Vec::new();
+    let mut all_options = Limits::DEFAULT;
+    for name in Leniency::NAMES {
+        all_options.lenient.enable(name);
+    }
     for case in &cases {
-        let (head, ()) = count(|| first_head(case));
-        let (whole, ()) = count(|| stream(case, &mut buf, case.input.len().max(1)));
-        let (bytewise, ()) = count(|| stream(case, &mut buf, 1));
-        if head + whole + bytewise != 0 {
-            failures.push(format!(
-                "{}: {head} allocation(s) parsing the first head, {whole} decoding the stream \
-                 all at once, {bytewise} byte by byte",
-                case.id
-            ));
+        let mut own = Limits::DEFAULT;
+        own.lenient = case.lenient;
+        for (limits, which) in [(own, "its options"), (all_options, "every option")] {
+            let (head, ()) = count(|| first_head(case, &limits));
+            let (whole, ()) = count(|| stream(case, &limits, &mut buf, case.input.len().max(1)));
+            let (bytewise, ()) = count(|| stream(case, &limits, &mut buf, 1));
+            if head + whole + bytewise != 0 {
+                failures.push(format!(
+                    "{} with {which}: {head} allocation(s) parsing the first head, {whole} \
+                     decoding the stream all at once, {bytewise} byte by byte",
+                    case.id
+                ));
+            }
         }
     }
     assert!(
