@@ -9,7 +9,7 @@ VECTORS ?= tests/vectors
 .PHONY: help inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check
 
 help:
-	@echo "make inspect [FILE=path]   show how httpspan parses a raw HTTP/1.1 stream"
+	@echo "make inspect [FILE=path] [LENIENT='bare_lf obs_fold']   show how httpspan parses a raw HTTP/1.1 stream"
 	@echo "make test                  run every check: fmt, clippy, tests, docs, conformance vectors"
 
 # Rust comes with rustup on these machines; add the components the checks use if they are
@@ -20,7 +20,7 @@ setup:
 	@$(CARGO) clippy --version >/dev/null 2>&1 || rustup component add clippy
 
 inspect: setup
-	$(CARGO) run --quiet -p httpspan --example inspect -- $(FILE)
+	$(CARGO) run --quiet -p httpspan --example inspect -- $(foreach o,$(LENIENT),--lenient $(o)) $(FILE)
 
 fmt-check: setup
 	$(CARGO) fmt --all --check

@@ -1,38 +1,90 @@
 //! The terminal inspector: shows how httpspan sees a stream of HTTP/1.1 messages.
 //!
 //! ```text
-//! cargo run -p httpspan --example inspect -- [--request | --response] [--method M] [FILE]
+//! cargo run -p httpspan --example inspect -- [--request | --response] [--method M]
+//!     [--lenient NAME]... [FILE]
 //! ```
 //!
 //! Reads FILE (or standard input) as the raw bytes of one connection, and prints each message's
 //! parts and fields with their spans (`offset+length`, counted from the start of the input),
 //! the known-header slots, the framing and the body. For an error it prints the offending line
 //! with a caret under the byte, the error kind, the status a server should answer, and the RFC
-//! section. The kind of message is guessed from the first bytes unless given.
+//! section. The kind of message is guessed from the first bytes unless given. Each
+//! `--lenient NAME` turns on one lenient option (`bare_lf`, `obs_fold`, ...: see
+//! docs/leniency.md); an obs-folded value is shown raw and unfolded.
 
 use std::fmt::Write as _;
 use std::io::Read as _;
 use std::process::ExitCode;
 
 use httpspan::stream::{Decoder, Event, MessageKind, DEFAULT_BUFFER_LEN};
-use httpspan::{Error, Field, KnownHeader, Limits, Span};
+use httpspan::{Error, Field, KnownHeader, Leniency, Limits, Span};
 
-fn main() -> ExitCode {
-    let mut kind = None;
-    let mut method = b"GET".to_vec();
-    let mut path = None;
-    let mut args = std::env::args().skip(1);
+const USAGE: &str =
+    "usage: inspect [--request | --response] [--method M] [--lenient NAME]... [FILE]";
+
+/// What the command line asks for.
+pub struct Args {
+    /// Requests or responses; guessed from the input when `None`.
+    pub kind: Option<MessageKind>,
+    /// The method the responses answer.
+    pub method: Vec<u8>,
+    /// The input file, or standard input when `None`.
+    pub path: Option<String>,
+    /// The limits, with the lenient options asked for.
+    pub limits: Limits,
+    /// `--help` was given.
+    pub help: bool,
+}
+
+/// Reads the arguments (without the program name). `Err` says what is wrong.
+pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
+    let mut parsed = Args {
+        kind: None,
+        method: b"GET".to_vec(),
+        path: None,
+        limits: Limits::DEFAULT,
+        help: false,
+    };
+    let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--request" => kind = Some(MessageKind::Request),
-            "--response" => kind = Some(MessageKind::Response),
-            "--method" => method = args.next().unwrap_or_default().into_bytes(),
-            "-h" | "--help" => {
-                println!("usage: inspect [--request | --response] [--method M] [FILE]");
-                return ExitCode::SUCCESS;
+            "--request" => parsed.kind = Some(MessageKind::Request),
+            "--response" => parsed.kind = Some(MessageKind::Response),
+            "--method" => parsed.method = args.next().unwrap_or_default().into_bytes(),
+            "--lenient" => {
+                let name = args.next().unwrap_or_default();
+                if !parsed.limits.lenient.enable(&name) {
+                    return Err(format!(
+                        "unknown lenient option {name:?}; one of {}",
+                        Leniency::NAMES.join(", ")
+                    ));
+                }
             }
-            _ => path = Some(arg),
+            "-h" | "--help" => parsed.help = true,
+            _ => parsed.path = Some(arg),
         }
+    }
+    Ok(parsed)
+}
+
+fn main() -> ExitCode {
+    let Args {
+        kind,
+        method,
+        path,
+        limits,
+        help,
+    } = match parse_args(std::env::args().skip(1)) {
+        Ok(args) => args,
+        Err(e) => {
+            eprintln!("error: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    if help {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
     }
     let input = match &path {
         Some(p) => std::fs::read(p).map_err(|e| format!("{p}: {e}")),
@@ -57,7 +109,7 @@ fn main() -> ExitCode {
         MessageKind::Request
     });
     let mut out = String::new();
-    let ok = inspect(&input, kind, &method, &mut out);
+    let ok = inspect(&input, kind, &method, &limits, &mut out);
     print!("{out}");
     if ok {
         ExitCode::SUCCESS
@@ -66,10 +118,28 @@ fn main() -> ExitCode {
     }
 }
 
-/// Decodes `input` and writes the report; returns false if the input was rejected. (Public so
-/// that `tests/inspect.rs` can check the report.)
-pub fn inspect(input: &[u8], kind: MessageKind, method: &[u8], out: &mut String) -> bool {
-    let mut decoder = Decoder::new(kind, vec![0u8; DEFAULT_BUFFER_LEN], Limits::DEFAULT);
+/// Decodes `input` with `limits` and writes the report; returns false if the input was
+/// rejected. (Public so that `tests/inspect.rs` can check the report.)
+pub fn inspect(
+    input: &[u8],
+    kind: MessageKind,
+    method: &[u8],
+    limits: &Limits,
+    out: &mut String,
+) -> bool {
+    let on: Vec<&str> = Leniency::NAMES
+        .into_iter()
+        .filter(|name| {
+            // An option is on when turning it on changes nothing.
+            let mut with = limits.lenient;
+            with.enable(name);
+            with == limits.lenient
+        })
+        .collect();
+    if !on.is_empty() {
+        let _ = writeln!(out, "lenient: {}", on.join(", "));
+    }
+    let mut decoder = Decoder::new(kind, vec![0u8; DEFAULT_BUFFER_LEN], *limits);
     decoder.set_request_method(method);
     let mut rest = input;
     let mut count = 0;
@@ -267,14 +337,19 @@ fn fields_report(fields: &[Field], buf: &[u8], base: u64, out: &mut String) {
         let known = f.known().map_or(String::new(), |k| {
             format!("  [known slot {}: {}]", k.slot(), k.name())
         });
+        let value = f.value.as_bytes(buf);
         let _ = writeln!(
             out,
             "    #{i:<3} {:<11} {:<11} {}: {}{known}",
             at(f.name),
             at(f.value),
             escape(f.name.as_bytes(buf), 60),
-            escape(f.value.as_bytes(buf), 80),
+            escape(value, 80),
         );
+        if value.iter().any(|&b| b == b'\r' || b == b'\n') {
+            let unfolded = httpspan::unfold(value).collect::<Vec<_>>().concat();
+            let _ = writeln!(out, "         unfolded {}", escape(&unfolded, 80));
+        }
     }
 }
 

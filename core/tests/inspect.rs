@@ -6,10 +6,19 @@
 mod inspect;
 
 use httpspan::stream::MessageKind;
+use httpspan::Limits;
 
 fn report(input: &[u8], kind: MessageKind) -> (bool, String) {
+    lenient_report(input, kind, &[])
+}
+
+fn lenient_report(input: &[u8], kind: MessageKind, options: &[&str]) -> (bool, String) {
+    let mut limits = Limits::DEFAULT;
+    for name in options {
+        assert!(limits.lenient.enable(name), "{name}");
+    }
     let mut out = String::new();
-    let ok = inspect::inspect(input, kind, b"GET", &mut out);
+    let ok = inspect::inspect(input, kind, b"GET", &limits, &mut out);
     (ok, out)
 }
 
@@ -89,4 +98,52 @@ fn pipelined_responses_and_what_follows_a_close() {
         out.contains("\n8 bytes after the last message are not HTTP/1.1"),
         "{out}"
     );
+}
+
+#[test]
+fn lenient_options_are_named_and_folded_values_shown_unfolded() {
+    let input = b"GET / HTTP/1.1\nHost: a\nX: one\r\n two\n\n";
+    let (ok, out) = report(input, MessageKind::Request);
+    assert!(!ok);
+    assert!(
+        out.starts_with("error: bare LF line ending (bare_lf, "),
+        "{out}"
+    );
+    let (ok, out) = lenient_report(input, MessageKind::Request, &["bare_lf", "obs_fold"]);
+    assert!(ok, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "lenient: bare_lf, obs_fold");
+    let field = lines
+        .iter()
+        .position(|l| l.starts_with("    #1   "))
+        .expect("the folded field");
+    assert_eq!(
+        lines[field],
+        "    #1   23+1        26+9        \"X\": \"one\\r\\n two\""
+    );
+    assert_eq!(lines[field + 1], "         unfolded \"one two\"");
+}
+
+#[test]
+fn lenient_flags_are_read_and_unknown_names_refused() {
+    let args = |list: &[&str]| inspect::parse_args(list.iter().map(|a| a.to_string()));
+    let parsed = args(&[
+        "--lenient",
+        "obs_fold",
+        "--request",
+        "--lenient",
+        "missing_host",
+        "f",
+    ])
+    .expect("valid arguments");
+    let mut expected = Limits::DEFAULT;
+    expected.lenient.enable("obs_fold");
+    expected.lenient.enable("missing_host");
+    assert_eq!(parsed.limits, expected);
+    assert_eq!(parsed.path.as_deref(), Some("f"));
+    assert_eq!(args(&[]).expect("no arguments").limits, Limits::DEFAULT);
+    for bad in [&["--lenient", "obs-fold"][..], &["--lenient"]] {
+        let err = args(bad).err().expect("refused");
+        assert!(err.starts_with("unknown lenient option"), "{err}");
+    }
 }
