@@ -195,6 +195,7 @@ macro_rules! paste_code {
 
 error_kinds! {
     /// A line ended in LF without CR before it.
+    /// Relaxed by [`Leniency::bare_lf`](crate::Leniency::bare_lf).
     BareLf => (400, "RFC 9112 2.2", "bare LF line ending"),
     /// A CR was not followed by LF; the offset is the byte where LF was expected.
     BareCr => (400, "RFC 9112 2.2", "expected LF after CR"),
@@ -205,10 +206,12 @@ error_kinds! {
     /// The first field line starts with whitespace.
     WhitespaceBeforeFirstField => (400, "RFC 9112 2.2", "whitespace at the start of the first field line"),
     /// A field line starts with SP or HTAB (obsolete line folding).
+    /// Relaxed by [`Leniency::obs_fold`](crate::Leniency::obs_fold).
     ObsFold => (400, "RFC 9112 5.2", "obsolete line folding"),
     /// The method is not a token.
     InvalidMethod => (400, "RFC 9112 3.1", "invalid byte in method"),
     /// The request-line is not `method SP request-target SP HTTP-version`.
+    /// Relaxed by [`Leniency::request_line_spaces`](crate::Leniency::request_line_spaces).
     InvalidRequestLine => (400, "RFC 9112 3", "request-line needs exactly one SP between its parts"),
     /// A byte that no request-target may contain.
     InvalidTarget => (400, "RFC 9112 3.2", "invalid request-target"),
@@ -227,6 +230,7 @@ error_kinds! {
     /// The HTTP-version is not `HTTP/` DIGIT `.` DIGIT.
     InvalidVersion => (400, "RFC 9112 2.3", "malformed HTTP-version"),
     /// A well-formed HTTP-version other than HTTP/1.0 and HTTP/1.1.
+    /// Relaxed by [`Leniency::unknown_version`](crate::Leniency::unknown_version).
     UnsupportedVersion => (505, "RFC 9110 15.6.6", "unsupported HTTP version"),
     /// The status-line is not `HTTP-version SP 3DIGIT SP reason-phrase`.
     InvalidStatusLine => (400, "RFC 9112 4", "malformed status-line"),
@@ -239,12 +243,14 @@ error_kinds! {
     /// The field name is empty or has a byte that is not a token character.
     InvalidFieldName => (400, "RFC 9110 5.1", "invalid field name"),
     /// Whitespace between a field name and its colon.
+    /// Relaxed by [`Leniency::space_before_colon`](crate::Leniency::space_before_colon).
     WhitespaceBeforeColon => (400, "RFC 9112 5.1", "whitespace between field name and colon"),
     /// A field line without a colon.
     MissingColon => (400, "RFC 9112 5", "field line without a colon"),
     /// A byte that a field value may not contain.
     InvalidFieldValue => (400, "RFC 9110 5.5", "invalid byte in field value"),
     /// An HTTP/1.1 request without Host.
+    /// Relaxed by [`Leniency::missing_host`](crate::Leniency::missing_host).
     MissingHost => (400, "RFC 9112 3.2", "HTTP/1.1 request without Host"),
     /// More than one Host field line.
     DuplicateHost => (400, "RFC 9112 3.2", "more than one Host field"),
@@ -253,6 +259,7 @@ error_kinds! {
     /// A Content-Length that is not 1*DIGIT.
     InvalidContentLength => (400, "RFC 9110 8.6", "non-digit in Content-Length"),
     /// More than one Content-Length field line.
+    /// Relaxed by [`Leniency::duplicate_content_length`](crate::Leniency::duplicate_content_length).
     DuplicateContentLength => (400, "RFC 9112 6.3", "more than one Content-Length field"),
     /// A Content-Length above 2^63-1.
     ContentLengthTooLarge => (400, "RFC 9112 6.3", "declared length above 2^63-1"),

@@ -47,7 +47,8 @@
 //! - **Strict by default.** Every choice the RFCs leave to a recipient is made against request
 //!   smuggling: bare LF, obs-fold, whitespace before a colon, Content-Length with
 //!   Transfer-Encoding, duplicate Content-Length, chunked not last: all are errors. The rules
-//!   are listed in `docs/conformance.md`.
+//!   are listed in `docs/conformance.md`. [`Leniency`] options, off by default, each relax one
+//!   of them where a deployment needs it (`docs/leniency.md`).
 //! - **Spans, not copies.** A [`Span`] is a `u16` offset and a `u16` length into your buffer.
 //!   [`Request`] is 760 bytes, lives on the stack, and [`Request::reset`] clears only a
 //!   few dozen of them.

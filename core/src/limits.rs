@@ -122,13 +122,13 @@ pub struct Leniency {
     /// origin may route the request to different virtual hosts.
     pub missing_host: bool,
     /// Several Content-Length field lines, or a comma list in one, are accepted when every
-    /// value is the same decimal number (`5`, `05` and `5, 5` agree); each element must be
-    /// `1*DIGIT`, empty elements included are an error, and values that differ stay an error.
+    /// value is the same decimal number (`5`, `05` and `5, 5` agree). Each element must be
+    /// `1*DIGIT` (an empty one is an error), and values that differ stay an error.
     ///
     /// Relaxes RFC 9112 6.3 rule 5 as RFC 9110 8.6 allows (a recipient MAY replace a list of
-    /// identical values by one). Risk: a peer that takes the first or last of differing
-    /// values is not a risk here, since they must agree; a peer that rejects the message is a
-    /// denial, not a desync.
+    /// identical values by one). Risk: small, since every peer that accepts the message gets
+    /// the same length; a peer that rejects it, or reads a response until close instead,
+    /// disagrees on where the message ends.
     pub duplicate_content_length: bool,
     /// A request-line or status-line version `HTTP/1.2` to `HTTP/1.9` is accepted and treated
     /// as HTTP/1.1 ([`Version::Http11`](crate::Version::Http11)). Other majors (`HTTP/2.0`,
