@@ -1,22 +1,29 @@
 //! `check_truncated` never rejects what could still become valid: every prefix of every head
-//! that a conformance vector accepts is a valid beginning.
+//! that a conformance vector accepts is a valid beginning (with the lenient options the case
+//! names).
 
 use std::path::PathBuf;
 
 use conformance::{load_dir, Expected};
 use httpspan::stream::MessageKind;
-use httpspan::{Error, Request, Response, Status};
+use httpspan::{Error, Leniency, Limits, Request, Response, Status};
 
 /// Parses `buf` with a fresh parser of `kind`: the status, and `check_truncated` on the same
 /// buffer.
-fn parse_fresh(kind: MessageKind, buf: &[u8]) -> (Result<Status, Error>, Result<(), Error>) {
+fn parse_fresh(
+    kind: MessageKind,
+    lenient: Leniency,
+    buf: &[u8],
+) -> (Result<Status, Error>, Result<(), Error>) {
+    let mut limits = Limits::DEFAULT;
+    limits.lenient = lenient;
     match kind {
         MessageKind::Request => {
-            let mut req = Request::new();
+            let mut req = Request::with_limits(limits);
             (req.parse(buf), req.check_truncated(buf))
         }
         MessageKind::Response => {
-            let mut res = Response::new();
+            let mut res = Response::with_limits(limits);
             (res.parse(buf), res.check_truncated(buf))
         }
     }
@@ -31,7 +38,8 @@ fn no_prefix_of_an_accepted_head_is_rejected() {
         if !matches!(case.expect.first(), Some(Expected::Message(_))) {
             continue;
         }
-        let Ok(Status::Complete { head_len }) = parse_fresh(case.kind, &case.input).0 else {
+        let Ok(Status::Complete { head_len }) = parse_fresh(case.kind, case.lenient, &case.input).0
+        else {
             panic!(
                 "{}: the first head of an accepted case does not parse",
                 case.id
@@ -40,7 +48,7 @@ fn no_prefix_of_an_accepted_head_is_rejected() {
         heads += 1;
         for end in 1..head_len {
             let prefix = &case.input[..end];
-            let (status, truncated) = parse_fresh(case.kind, prefix);
+            let (status, truncated) = parse_fresh(case.kind, case.lenient, prefix);
             assert_eq!(status, Ok(Status::Partial), "{} cut at {end}", case.id);
             assert_eq!(
                 truncated,
