@@ -346,15 +346,18 @@ impl<const N: usize> Head<N> {
                     match buf.get(pos) {
                         None => return Ok(Status::Partial),
                         Some(b'\r' | b'\n') => {
+                            // A status-line never starts with CR or LF, so a response is wrong at
+                            // this byte whatever follows; waiting for the rest of the line end
+                            // would call a stream cut here incomplete instead of invalid.
+                            if S::KIND == HeadKind::Response {
+                                return Err(Error::new(ErrorKind::EmptyLineBeforeStatusLine, pos));
+                            }
                             // An empty line is its line end and nothing else; the line-end
                             // search decides whether these bytes are one.
                             self.limit_end = (pos + 2) as u32;
                             let Some((_, next)) = self.find_line_end::<S>(buf)? else {
                                 return Ok(Status::Partial);
                             };
-                            if S::KIND == HeadKind::Response {
-                                return Err(Error::new(ErrorKind::EmptyLineBeforeStatusLine, pos));
-                            }
                             if self.empty_lines == 2 {
                                 return Err(Error::new(ErrorKind::TooManyEmptyLines, pos));
                             }

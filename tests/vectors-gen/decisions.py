@@ -104,10 +104,12 @@ def gen_decisions():
 
     # D22: absolute-form with other schemes; port lengths.
     for i, t in enumerate(("urn:isbn:0451450523", "ftp://ftp.example.com/pub/file.txt", "mailto:a@example.com",
+                           "ftp://user:pa%20ss@ftp.example.com/", "htp://u:p@a/",
                            "https://example.com:65535/", "http://[2001:db8::1]/x?y")):
         add(F, "decisions/absolute/ok-%d" % i, "request", req("GET " + t + " HTTP/1.1", H),
             [M(target=t)], "RFC 3986 4.3, D22: absolute-form")
-    for i, t in enumerate(("http://a:123456/", "1http://a/", "http//a/", "http:a", "https://:80/")):
+    for i, t in enumerate(("http://a:123456/", "1http://a/", "http//a/", "http:a", "https://:80/",
+                           "HTTP://u@a/", "ftp://u\"@a/")):
         add(F, "decisions/absolute/bad-%d" % i, "request", req("GET " + t + " HTTP/1.1", H), "reject",
             "RFC 3986 4.3, RFC 9110 4.2, D22: invalid absolute-form")
 
@@ -154,8 +156,21 @@ def gen_truncated():
     for name, data, outcome in [("status-code-byte", "HTTP/1.1 2x", "reject"),
                                 ("status-code-cut-short", "HTTP/1.1 20", "incomplete"),
                                 ("reason-byte", "HTTP/1.1 200 O\x01", "reject"),
-                                ("version-byte", "HTTP/1.1x", "reject")]:
+                                ("version-byte", "HTTP/1.1x", "reject"),
+                                ("lone-cr", "\r", "reject"),
+                                ("lone-lf", "\n", "reject")]:
         add(F, "decisions/truncated/" + name, "response", data, [outcome], why)
     chunked = req("POST / HTTP/1.1", H, "Transfer-Encoding: chunked") + "1\r\nx\r\n0\r\nA: 1\r\n"
     add(F, "decisions/truncated/trailer-invalid", "request", chunked + "B : 2", ["reject"], why)
     add(F, "decisions/truncated/trailer-cut-short", "request", chunked + "B: 2", ["incomplete"], why)
+    res_ok = res("HTTP/1.1 200 OK", "Content-Length: 0")
+    add(F, "decisions/truncated/response-then-lone-cr", "response", res_ok + "\r", [M(status=200), "reject"],
+        why + "; a status-line never starts with CR")
+    head = req("POST / HTTP/1.1", H, "Transfer-Encoding: chunked")
+    for name, line, outcome in [("chunk-ext-bad-byte", "5;a=:b", "reject"),
+                                ("chunk-ext-cut-after-eq", "5;a=", "incomplete"),
+                                ("chunk-ext-cut-in-quote", '5;a="x\\', "incomplete"),
+                                ("chunk-ext-trailing-bws", "5;a ", "incomplete"),
+                                ("chunk-size-too-long", "1" * 17, "reject"),
+                                ("chunk-line-cr", "5;a=\r", "reject")]:
+        add(F, "decisions/truncated/" + name, "request", head + line, [outcome], why)

@@ -224,7 +224,12 @@ def check_absolute(t):
         auth_end = hier.find(b"/", 2)
         auth = hier[2:] if auth_end < 0 else hier[2:auth_end]
         path = b"" if auth_end < 0 else hier[auth_end:]
-        need(b"@" not in auth, "userinfo")
+        # D2/D22: userinfo is an error in http(s) targets; other schemes may carry one.
+        userinfo, at, host_port = auth.rpartition(b"@")
+        if at:
+            need(not http, "userinfo")
+            check_pct_bytes(userinfo, UNRESERVED | SUB_DELIMS | {0x3A})
+            auth = host_port
         need(valid_host_port(auth, allow_empty_host=not http), "authority")
         if http:
             host = auth.split(b":")[0] if not auth.startswith(b"[") else auth
@@ -627,18 +632,50 @@ def check_chunk_ext(ext):
                 i = token(i)
 
 
+def check_chunk_line(line):
+    """Return the chunk-size of a complete chunk line."""
+    j = 0
+    while j < len(line) and line[j] in HEXDIG:
+        j += 1
+    need(0 < j <= 16, "chunk-size")
+    ext = line[j:]
+    need(len(ext) <= MAX_CHUNK_EXT, "chunk-ext too large")
+    check_chunk_ext(ext)
+    return int(line[:j], 16)
+
+
+# Endings that complete every prefix of a valid chunk line: in the size or a token (nothing),
+# after ";" or "=" or inside BWS (a token), inside a quoted-string (its quote), after a
+# backslash there (a byte and the quote), after a token and BWS (another extension).
+CHUNK_LINE_ENDINGS = (b"", b"a", b'"', b'a"', b";a")
+
+
+def chunk_line_cut_short(partial):
+    """A chunk line the stream cut short is an error once no ending can make it valid; one
+    cut between its CR and LF is complete but for the LF, so every error counts."""
+    if partial.endswith(b"\r"):
+        check_chunk_line(partial[:-1])
+        return
+    if not partial:
+        return
+    for ending in CHUNK_LINE_ENDINGS:
+        try:
+            check_chunk_line(partial + ending)
+            return
+        except Reject:
+            pass
+    raise Reject("chunk line cut short")
+
+
 def read_chunked(data, pos):
     body = bytearray()
     while True:
-        line, pos = read_line(data, pos)
-        j = 0
-        while j < len(line) and line[j] in HEXDIG:
-            j += 1
-        need(0 < j <= 16, "chunk-size")
-        size = int(line[:j], 16)
-        ext = line[j:]
-        need(len(ext) <= MAX_CHUNK_EXT, "chunk-ext too large")
-        check_chunk_ext(ext)
+        try:
+            line, pos = read_line(data, pos)
+        except Incomplete:
+            chunk_line_cut_short(data[pos:])
+            raise
+        size = check_chunk_line(line)
         if size == 0:
             break
         if len(data) - pos < size:
