@@ -82,6 +82,8 @@ mod span;
 pub mod stream;
 mod syntax;
 mod trailers;
+mod validate;
+mod writer;
 
 #[cfg(test)]
 mod tests;
@@ -101,3 +103,7 @@ pub use response::Response;
 pub use span::Span;
 pub use syntax::Version;
 pub use trailers::Trailers;
+pub use validate::{is_field_value, is_request_target, is_token};
+pub use writer::{
+    reason_phrase, write_chunk, RequestWriter, ResponseWriter, WriteError, LAST_CHUNK,
+};
