@@ -376,7 +376,7 @@ fn write_messages() {
         Version, WriteError, LAST_CHUNK,
     };
     let mut buf = [0u8; 512];
-    let mut res = ResponseWriter::new(&mut buf, 200).unwrap();
+    let res = ResponseWriter::new(&mut buf, 200).unwrap();
     let len = res.body(b"").unwrap();
     black_box(Response::new().parse(&buf[..len]).unwrap());
 
