@@ -75,6 +75,7 @@ macro_rules! status_codes {
 
         /// The whole HTTP/1.1 status line of a registered code, CRLF included, built at
         /// compile time so that the common case is one copy.
+        #[inline]
         const fn status_line(status: u16) -> Option<&'static [u8]> {
             match status {
                 $( $code => Some(concat!("HTTP/1.1 ", $code, " ", $reason, "\r\n").as_bytes()), )*
@@ -176,10 +177,33 @@ fn put(buf: &mut [u8], at: usize, parts: &[&[u8]]) -> Result<usize, WriteError> 
     };
     let mut i = 0;
     for part in parts {
-        dst[i..i + part.len()].copy_from_slice(part);
+        copy_short(&mut dst[i..], part);
         i += part.len();
     }
     Ok(end)
+}
+
+/// Copies `src` to the start of `dst`. A head is made of short pieces (a status line, a name, a
+/// value of a few dozen bytes), for which calling `memcpy` costs more than the copy itself:
+/// pieces of up to 32 bytes are copied as two overlapping halves of a fixed size, which compile
+/// to a few register moves.
+#[inline(always)]
+fn copy_short(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    let dst = &mut dst[..n];
+    macro_rules! halves {
+        ($w:literal) => {{
+            dst[..$w].copy_from_slice(&src[..$w]);
+            dst[n - $w..].copy_from_slice(&src[n - $w..]);
+        }};
+    }
+    match n {
+        0..=3 => dst.iter_mut().zip(src).for_each(|(d, s)| *d = *s),
+        4..=7 => halves!(4),
+        8..=15 => halves!(8),
+        16..=32 => halves!(16),
+        _ => dst.copy_from_slice(src),
+    }
 }
 
 /// The last chunk with no trailer fields: what ends a chunked body.
@@ -238,6 +262,7 @@ struct HeadWriter<'a> {
 }
 
 impl<'a> HeadWriter<'a> {
+    #[inline]
     fn start(
         buf: &'a mut [u8],
         line: &[&[u8]],
@@ -262,6 +287,7 @@ impl<'a> HeadWriter<'a> {
         Ok(())
     }
 
+    #[inline]
     fn header(&mut self, name: &[u8], value: &[u8]) -> Result<(), WriteError> {
         if !is_token(name) {
             return Err(WriteError::Invalid(ErrorKind::InvalidFieldName));
@@ -297,11 +323,13 @@ impl<'a> HeadWriter<'a> {
         Ok(())
     }
 
+    #[inline]
     fn header_u64(&mut self, name: &[u8], value: u64) -> Result<(), WriteError> {
         self.header(name, Digits::new::<10>(value).as_bytes())
     }
 
     /// Whether a framing field may be added now; `Ok` carries nothing, the error says why not.
+    #[inline]
     fn check_framing(&self, adding: u8) -> Result<(), WriteError> {
         let invalid = |kind| Err(WriteError::Invalid(kind));
         if self.content == Content::None {
@@ -317,6 +345,7 @@ impl<'a> HeadWriter<'a> {
         }
     }
 
+    #[inline]
     fn content_length(&mut self, len: u64) -> Result<(), WriteError> {
         self.check_framing(flag::CONTENT_LENGTH)?;
         if len > i64::MAX as u64 {
@@ -328,6 +357,7 @@ impl<'a> HeadWriter<'a> {
         Ok(())
     }
 
+    #[inline]
     fn chunked(&mut self) -> Result<(), WriteError> {
         self.check_framing(flag::CHUNKED)?;
         if self.version == Version::Http10 {
@@ -339,6 +369,7 @@ impl<'a> HeadWriter<'a> {
     }
 
     /// The checks that need the whole head.
+    #[inline]
     fn check_complete(&self) -> Result<(), WriteError> {
         if self.request && self.version == Version::Http11 && self.flags & flag::HOST == 0 {
             return Err(WriteError::Invalid(ErrorKind::MissingHost));
@@ -346,12 +377,14 @@ impl<'a> HeadWriter<'a> {
         Ok(())
     }
 
+    #[inline]
     fn finish(mut self) -> Result<usize, WriteError> {
         self.check_complete()?;
         self.push(&[b"\r\n"])?;
         Ok(self.len)
     }
 
+    #[inline]
     fn body(mut self, body: &[u8]) -> Result<usize, WriteError> {
         if self.content != Content::Allowed {
             return Err(WriteError::BodyNotAllowed);
@@ -527,6 +560,7 @@ impl<'a> ResponseWriter<'a> {
         Self::start(buf, &line, version, status)
     }
 
+    #[inline]
     fn start(
         buf: &'a mut [u8],
         line: &[&[u8]],
@@ -623,6 +657,20 @@ mod tests {
         ] {
             assert_eq!(Digits::new::<10>(n).as_bytes(), dec);
             assert_eq!(Digits::new::<16>(n).as_bytes(), hex);
+        }
+    }
+
+    #[test]
+    fn short_copies_of_every_length() {
+        let src: std::vec::Vec<u8> = (1..=80).collect();
+        for n in 0..=src.len() {
+            let mut dst = [0u8; 96];
+            copy_short(&mut dst, &src[..n]);
+            assert_eq!(&dst[..n], &src[..n], "length {n}");
+            assert!(
+                dst[n..].iter().all(|&b| b == 0),
+                "length {n} wrote past its end"
+            );
         }
     }
 
