@@ -1,6 +1,7 @@
 //! Round trip: whatever `ResponseWriter` and `RequestWriter` write, `Response` and `Request` read
 //! back identically (start line, fields in order, framing, Content-Length, keep-alive, body);
 //! whatever they refuse, the parser rejects the same way or it breaks a rule the writer states.
+//! Chunks written with `write_chunk` decode back to the same body.
 //! The check itself is in `support/writer_script.rs`, shared with fuzz targets.
 //!
 //! The number of cases per property is proptest's default (256), or `PROPTEST_CASES`.
@@ -8,7 +9,8 @@
 #[path = "support/writer_script.rs"]
 mod writer_script;
 
-use httpspan::Version;
+use httpspan::stream::{Decoder, Event, DEFAULT_BUFFER_LEN};
+use httpspan::{write_chunk, ResponseWriter, Version, LAST_CHUNK};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -144,6 +146,51 @@ proptest! {
         if let Err(e) = check(&script) {
             return Err(TestCaseError::fail(format!("{e}\n{script:?}")));
         }
+    }
+}
+
+/// Writes a chunked response with `write_chunk` and `LAST_CHUNK` and decodes it with the stream
+/// decoder, fed in pieces of `step` bytes; returns the body and the bytes consumed.
+fn chunked_round_trip(chunks: &[Vec<u8>], step: usize) -> (Vec<u8>, usize, usize) {
+    let mut wire = vec![0u8; 64 + chunks.iter().map(|c| c.len() + 20).sum::<usize>()];
+    let mut res = ResponseWriter::new(&mut wire, 200).unwrap();
+    res.chunked().unwrap();
+    let mut len = res.finish().unwrap();
+    for chunk in chunks {
+        len += write_chunk(&mut wire[len..], chunk).unwrap();
+    }
+    wire[len..len + LAST_CHUNK.len()].copy_from_slice(LAST_CHUNK);
+    len += LAST_CHUNK.len();
+    let mut decoder = Decoder::for_responses(vec![0u8; DEFAULT_BUFFER_LEN]);
+    let mut body = Vec::new();
+    let mut consumed = 0;
+    for piece in wire[..len].chunks(step) {
+        let mut rest = piece;
+        loop {
+            let (used, event) = decoder.decode(rest).unwrap();
+            if let Event::Body(range) = &event {
+                body.extend_from_slice(&rest[range.clone()]);
+            }
+            consumed += used;
+            rest = &rest[used..];
+            match event {
+                Event::MessageEnd => return (body, consumed, len),
+                Event::NeedMore => break,
+                _ => {}
+            }
+        }
+    }
+    panic!("the message did not end");
+}
+
+proptest! {
+    /// Chunks written with `write_chunk` (empty ones write nothing) and ended with `LAST_CHUNK`
+    /// decode to the same body, whatever the pieces the bytes arrive in.
+    #[test]
+    fn chunks_are_decoded_back(chunks in vec(vec(any::<u8>(), 0..300), 0..8), step in 1..64usize) {
+        let (body, consumed, len) = chunked_round_trip(&chunks, step);
+        prop_assert_eq!(body, chunks.concat());
+        prop_assert_eq!(consumed, len);
     }
 }
 
