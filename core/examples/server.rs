@@ -17,7 +17,7 @@ use std::net::{Shutdown, TcpListener, TcpStream};
 use std::time::Duration;
 
 use httpspan::stream::{buffer_len, Decoder, Event, MessageKind};
-use httpspan::{Error, KnownHeader, Limits, Request, ResponseWriter, Version};
+use httpspan::{Error, KnownHeader, Limits, Request, ResponseWriter, Version, WriteError};
 
 /// Bodies above this get 413: without a bound, one request could take all our memory.
 const MAX_BODY: u64 = 1 << 20;
@@ -173,54 +173,67 @@ fn answer(out: &mut Vec<u8>, req: &Request, head: &[u8], body: &[u8]) {
         _ => (501, b"method not implemented\n"),
     };
     // An HTTP/1.0 client keeps the connection only if told so (RFC 9112 9.3).
-    let connection: Option<&[u8]> = match (req.keep_alive(), req.version()) {
+    let connection: Option<&'static [u8]> = match (req.keep_alive(), req.version()) {
         (false, _) => Some(b"close"),
         (true, Version::Http10) => Some(b"keep-alive"),
         (true, Version::Http11) => None,
     };
-    write_answer(out, status, content, connection, method == b"HEAD");
+    let head_only = method == b"HEAD";
+    Answer {
+        status,
+        content,
+        connection,
+        head_only,
+    }
+    .append_to(out);
 }
 
 /// Appends the answer to a request the parser rejected: the status the error names, and why.
 fn error_answer(out: &mut Vec<u8>, error: &Error) {
     let reason = format!("{error}\n");
-    write_answer(
-        out,
-        error.status(),
-        reason.as_bytes(),
-        Some(b"close"),
-        false,
-    );
+    let connection = Some(&b"close"[..]);
+    Answer {
+        status: error.status(),
+        content: reason.as_bytes(),
+        connection,
+        head_only: false,
+    }
+    .append_to(out);
 }
 
-/// Appends a `text/plain` answer. The head is written by `ResponseWriter` straight into the
-/// output buffer's spare room: no intermediate copy.
-fn write_answer(
-    out: &mut Vec<u8>,
+/// One `text/plain` answer.
+struct Answer<'a> {
     status: u16,
-    content: &[u8],
-    connection: Option<&[u8]>,
+    content: &'a [u8],
+    /// The Connection field, where one is needed.
+    connection: Option<&'static [u8]>,
+    /// For HEAD: announce the content's length, send no body.
     head_only: bool,
-) {
-    let start = out.len();
-    out.resize(start + HEAD_ROOM + content.len(), 0);
-    let written = (|| {
-        let mut res = ResponseWriter::new(&mut out[start..], status)?;
+}
+
+impl Answer<'_> {
+    /// Appends the answer to `out`. `ResponseWriter` writes straight into `out`'s spare room,
+    /// so nothing is copied twice.
+    fn append_to(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.resize(start + HEAD_ROOM + self.content.len(), 0);
+        let len = self.write(&mut out[start..]);
+        out.truncate(start + len.expect("HEAD_ROOM holds every head this server writes"));
+    }
+
+    fn write(&self, buf: &mut [u8]) -> Result<usize, WriteError> {
+        let mut res = ResponseWriter::new(buf, self.status)?;
         res.header(b"Content-Type", b"text/plain")?;
-        if let Some(connection) = connection {
+        if let Some(connection) = self.connection {
             res.header(b"Connection", connection)?;
         }
-        match head_only {
+        if self.head_only {
             // A response to HEAD announces the length of the body it does not send.
-            true => {
-                res.content_length(content.len() as u64)?;
-                res.finish()
-            }
-            false => res.body(content),
+            res.content_length(self.content.len() as u64)?;
+            return res.finish();
         }
-    })();
-    let len = written.expect("HEAD_ROOM holds every head this server writes");
-    out.truncate(start + len);
+        res.body(self.content)
+    }
 }
 
 /// Closes a connection after its last answer. The client may still be sending (a pipelined
