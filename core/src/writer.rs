@@ -248,6 +248,22 @@ mod flag {
     pub(super) const HOST: u8 = 4;
 }
 
+/// The known header among those whose value the writer checks (framing, Host, Connection) that
+/// `name` is. Their lengths differ, so most names are ruled out by their length alone and the
+/// others by one case-insensitive compare.
+#[inline]
+fn checked_field(name: &[u8]) -> Option<KnownHeader> {
+    let known = match name.len() {
+        4 => KnownHeader::Host,
+        10 => KnownHeader::Connection,
+        14 => KnownHeader::ContentLength,
+        17 => KnownHeader::TransferEncoding,
+        _ => return None,
+    };
+    name.eq_ignore_ascii_case(known.name().as_bytes())
+        .then_some(known)
+}
+
 /// What the two writers share: the buffer, how much of it is written, and the facts about the
 /// fields written so far that later calls are checked against.
 #[derive(Debug)]
@@ -298,7 +314,7 @@ impl<'a> HeadWriter<'a> {
         // The fields whose meaning a recipient checks while parsing are checked the same way
         // here, so that the head is read back as written.
         let mut flags = self.flags;
-        match KnownHeader::from_name(name) {
+        match checked_field(name) {
             Some(KnownHeader::ContentLength | KnownHeader::TransferEncoding) => {
                 return Err(WriteError::FramingField)
             }
@@ -658,6 +674,27 @@ mod tests {
             assert_eq!(Digits::new::<10>(n).as_bytes(), dec);
             assert_eq!(Digits::new::<16>(n).as_bytes(), hex);
         }
+    }
+
+    #[test]
+    fn checked_fields_are_found_in_any_case() {
+        for known in KnownHeader::ALL.iter().copied() {
+            let name = known.name().as_bytes();
+            let upper = std::vec::Vec::from_iter(name.iter().map(u8::to_ascii_uppercase));
+            let want = matches!(
+                known,
+                KnownHeader::Host
+                    | KnownHeader::Connection
+                    | KnownHeader::ContentLength
+                    | KnownHeader::TransferEncoding
+            )
+            .then_some(known);
+            assert_eq!(checked_field(name), want);
+            assert_eq!(checked_field(&upper), want);
+        }
+        assert_eq!(checked_field(b"hostx"), None);
+        assert_eq!(checked_field(b"hosT"), Some(KnownHeader::Host));
+        assert_eq!(checked_field(b"content-lengtx"), None);
     }
 
     #[test]
