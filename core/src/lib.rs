@@ -42,6 +42,21 @@
 //! [`stream::Decoder`] drives heads, bodies, trailers and pipelining over input that arrives in
 //! pieces of any size; see its module for an example.
 //!
+//! # Example: write a response
+//!
+//! [`ResponseWriter`] and [`RequestWriter`] write heads into your buffer and refuse anything
+//! the parser would reject, so what they write is read back exactly:
+//!
+//! ```
+//! let mut buf = [0u8; 128];
+//! let mut res = httpspan::ResponseWriter::new(&mut buf, 404)?;
+//! res.header(b"Content-Type", b"text/plain")?;
+//! let len = res.body(b"gone")?;
+//! assert_eq!(&buf[..len], &b"HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\n\
+//!                            Content-Length: 4\r\n\r\ngone"[..]);
+//! # Ok::<(), httpspan::WriteError>(())
+//! ```
+//!
 //! # Why httpspan
 //!
 //! - **Strict by default.** Every choice the RFCs leave to a recipient is made against request
@@ -83,6 +98,8 @@ mod span;
 pub mod stream;
 mod syntax;
 mod trailers;
+mod validate;
+mod writer;
 
 #[cfg(test)]
 mod tests;
@@ -102,3 +119,7 @@ pub use response::Response;
 pub use span::Span;
 pub use syntax::Version;
 pub use trailers::Trailers;
+pub use validate::{is_field_value, is_request_target, is_token};
+pub use writer::{
+    reason_phrase, write_chunk, RequestWriter, ResponseWriter, WriteError, LAST_CHUNK,
+};

@@ -387,3 +387,79 @@ fn parsing_every_vector_allocates_nothing() {
         failures[..failures.len().min(20)].join("\n")
     );
 }
+
+/// Writes a minimal response, an event-stream head with chunks, a JSON response with six
+/// fields, a request, and every refusal, into stack buffers; reads each back.
+fn write_messages() {
+    use httpspan::{
+        is_field_value, is_request_target, is_token, write_chunk, RequestWriter, ResponseWriter,
+        Version, WriteError, LAST_CHUNK,
+    };
+    let mut buf = [0u8; 512];
+    let res = ResponseWriter::new(&mut buf, 200).unwrap();
+    let len = res.body(b"").unwrap();
+    black_box(Response::new().parse(&buf[..len]).unwrap());
+
+    let mut res = ResponseWriter::new(&mut buf, 200).unwrap();
+    res.header(b"Content-Type", b"text/event-stream").unwrap();
+    res.header(b"Cache-Control", b"no-cache")
+        .unwrap()
+        .chunked()
+        .unwrap();
+    let mut len = res.finish().unwrap();
+    len += write_chunk(&mut buf[len..], b"data: 1\n\n").unwrap();
+    buf[len..len + LAST_CHUNK.len()].copy_from_slice(LAST_CHUNK);
+    black_box(Response::new().parse(&buf[..len]).unwrap());
+
+    let mut res = ResponseWriter::with_reason(&mut buf, Version::Http11, 201, b"Made").unwrap();
+    for (name, value) in [
+        (&b"Content-Type"[..], &b"application/json"[..]),
+        (b"Cache-Control", b"no-store"),
+        (b"X-Request-Id", b"f3a1c9"),
+        (b"Vary", b"Accept-Encoding"),
+        (b"Connection", b"keep-alive"),
+    ] {
+        res.header(name, value).unwrap();
+    }
+    res.header_u64(b"Age", u64::MAX).unwrap();
+    let len = res.body(b"{\"id\":7}").unwrap();
+    black_box(Response::new().parse(&buf[..len]).unwrap());
+
+    let mut req = RequestWriter::new(&mut buf, b"POST", b"/v1/items?x=%20").unwrap();
+    req.header(b"Host", b"api.example.com:8443").unwrap();
+    let len = req.body(b"{}").unwrap();
+    black_box(Request::new().parse(&buf[..len]).unwrap());
+
+    let mut refusals = [WriteError::FramingField; 6];
+    let mut res = ResponseWriter::new(&mut buf, 204).unwrap();
+    refusals[0] = res.header(b"X", b"a\r\nb").unwrap_err();
+    refusals[1] = res.header(b"Content-Length", b"1").unwrap_err();
+    refusals[2] = res.content_length(1).unwrap_err();
+    refusals[3] = ResponseWriter::new(&mut [0u8; 4], 200).unwrap_err();
+    refusals[4] = RequestWriter::new(&mut buf, b"GET", b"/#x").unwrap_err();
+    refusals[5] = RequestWriter::new(&mut buf, b"GET", b"/")
+        .unwrap()
+        .finish()
+        .unwrap_err();
+    for e in refusals {
+        let mut w = StackWriter {
+            buf: [0; 256],
+            len: 0,
+        };
+        let _ = write!(w, "{e}");
+        black_box(&w.buf[..w.len]);
+    }
+    black_box((is_token(b"X-Id"), is_field_value(b"a b")));
+    black_box(is_request_target(b"GET", b"http://[::1]:80/a?b"));
+}
+
+#[test]
+fn writing_allocates_nothing() {
+    assert_eq!(
+        count(|| black_box(Box::new(7u8))).0,
+        1,
+        "the counter is live"
+    );
+    let (n, ()) = count(write_messages);
+    assert_eq!(n, 0, "the writers allocated {n} times");
+}

@@ -1,0 +1,254 @@
+//! A small keep-alive HTTP/1.1 server on `std::net`, one thread per connection.
+//!
+//! ```text
+//! cargo run -p httpspan --example server [ADDR]        (ADDR defaults to 127.0.0.1:8080)
+//! curl -i http://127.0.0.1:8080/
+//! curl -i --data-binary hello http://127.0.0.1:8080/echo
+//! ```
+//!
+//! `GET /` (and `HEAD /`) answers `hello`, `POST /echo` (or `PUT`) answers with the request's
+//! body, other paths 404, and methods it does not know 501. Requests are read with
+//! `httpspan::stream::Decoder`, which handles pipelining, Content-Length and chunked bodies;
+//! answers are written with `httpspan::ResponseWriter`. A request the parser rejects gets the
+//! status the error names (400, 413, 414, 431 or 505) and the connection is closed.
+
+use std::io::{self, Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::time::Duration;
+
+use httpspan::stream::{buffer_len, Decoder, Event, MessageKind};
+use httpspan::{Error, KnownHeader, Limits, Request, ResponseWriter, Version, WriteError};
+
+/// Bodies above this get 413: without a bound, one request could take all our memory.
+const MAX_BODY: u64 = 1 << 20;
+/// A connection that sends nothing for this long is closed, so idle clients cannot hold
+/// threads forever.
+const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+/// Room for the head of every answer this server writes.
+const HEAD_ROOM: usize = 256;
+
+fn main() -> io::Result<()> {
+    let addr = std::env::args().nth(1);
+    let listener = bind(addr.as_deref().unwrap_or("127.0.0.1:8080"))?;
+    serve(listener)
+}
+
+/// Binds to `addr` and prints the address bound (port 0 picks a free one).
+pub fn bind(addr: &str) -> io::Result<TcpListener> {
+    let listener = TcpListener::bind(addr)?;
+    println!("listening on http://{}", listener.local_addr()?);
+    Ok(listener)
+}
+
+/// Accepts connections for ever, each on its own thread.
+pub fn serve(listener: TcpListener) -> io::Result<()> {
+    for stream in listener.incoming() {
+        // A failed accept (a client that gave up in the backlog) must not stop the server.
+        let Ok(stream) = stream else { continue };
+        std::thread::spawn(move || {
+            if let Err(e) = connection(stream) {
+                eprintln!("connection: {e}");
+            }
+        });
+    }
+    Ok(())
+}
+
+/// Reads requests from one connection and answers each, in order, until either side closes.
+fn connection(mut stream: TcpStream) -> io::Result<()> {
+    stream.set_read_timeout(Some(IDLE_TIMEOUT))?;
+    let mut limits = Limits::DEFAULT;
+    limits.max_body_bytes = Some(MAX_BODY);
+    // The decoder copies heads (not bodies) into this buffer, so that a head split across
+    // reads is parsed in place; `buffer_len` is what the limits need.
+    let mut decoder = Decoder::new(MessageKind::Request, vec![0; buffer_len(&limits)], limits);
+    let mut input = vec![0u8; 16 * 1024];
+    // Answers are collected and sent once per read, so that pipelined requests are answered
+    // with one write, not one per request.
+    let mut out = Vec::new();
+    let mut body = Vec::new();
+    loop {
+        let n = match stream.read(&mut input) {
+            Ok(n) => n,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                ) =>
+            {
+                return Ok(());
+            }
+            Err(e) => return Err(e),
+        };
+        if n == 0 {
+            // The client is done sending. A request it cut off invalid still gets its 400;
+            // one merely cut short gets nothing (nobody is left to wait for an answer).
+            if let Err(e) = decoder.finish() {
+                error_answer(&mut out, &e);
+                stream.write_all(&out)?;
+            }
+            return Ok(());
+        }
+        let mut piece = &input[..n];
+        let close = loop {
+            let (used, event) = match decoder.decode(piece) {
+                Ok(step) => step,
+                Err(e) => {
+                    // After a parse error nothing else on this connection can be trusted (a
+                    // smuggled request could follow): answer, then close.
+                    error_answer(&mut out, &e);
+                    break true;
+                }
+            };
+            match event {
+                Event::Head => {
+                    body.clear();
+                    let head = decoder.head_bytes();
+                    let req = decoder.request().expect("a request decoder");
+                    // The client waits for this before it sends the body (RFC 9110 10.1.1).
+                    if expects_continue(req, head) {
+                        out.extend_from_slice(b"HTTP/1.1 100 Continue\r\n\r\n");
+                    }
+                }
+                Event::Body(range) => body.extend_from_slice(&piece[range]),
+                Event::MessageEnd => {
+                    let req = decoder.request().expect("a request decoder");
+                    answer(&mut out, req, decoder.head_bytes(), &body);
+                }
+                Event::NeedMore => break false,
+                // The last request asked to close, or was HTTP/1.0 without keep-alive.
+                Event::Closed => break true,
+                // Trailer fields: this server has no use for them.
+                _ => {}
+            }
+            piece = &piece[used..];
+        };
+        stream.write_all(&out)?;
+        out.clear();
+        if close {
+            close_gracefully(stream);
+            return Ok(());
+        }
+    }
+}
+
+/// Whether the request asks for `100 Continue` before its body.
+fn expects_continue(req: &Request, head: &[u8]) -> bool {
+    let expect = req.get(KnownHeader::Expect).map(|v| v.as_bytes(head));
+    expect.is_some_and(|v| v.eq_ignore_ascii_case(b"100-continue"))
+}
+
+/// Whether every transfer coding is `chunked`, the only one this server decodes (the parser
+/// removes chunked and reports the others, such as gzip, as they are).
+fn only_chunked(req: &Request, head: &[u8]) -> bool {
+    req.fields()
+        .iter()
+        .filter(|f| f.known() == Some(KnownHeader::TransferEncoding))
+        .flat_map(|f| f.value.as_bytes(head).split(|&b| b == b','))
+        .map(trim_ows)
+        .all(|coding| coding.is_empty() || coding.eq_ignore_ascii_case(b"chunked"))
+}
+
+/// A list item without the spaces and tabs around it (RFC 9110 5.6.1).
+fn trim_ows(mut item: &[u8]) -> &[u8] {
+    while let [b' ' | b'\t', rest @ ..] = item {
+        item = rest;
+    }
+    while let [rest @ .., b' ' | b'\t'] = item {
+        item = rest;
+    }
+    item
+}
+
+/// Appends the answer to one request.
+fn answer(out: &mut Vec<u8>, req: &Request, head: &[u8], body: &[u8]) {
+    let method = req.method().as_bytes(head);
+    let (status, content): (u16, &[u8]) = match (method, req.target().as_bytes(head)) {
+        // A transfer coding we cannot decode: RFC 9112 6.1 says 501.
+        _ if !only_chunked(req, head) => (501, b"transfer coding not implemented\n"),
+        (b"GET" | b"HEAD", b"/") => (200, b"hello\n"),
+        (b"POST" | b"PUT", b"/echo") => (200, body),
+        (b"GET" | b"HEAD" | b"POST" | b"PUT" | b"DELETE" | b"OPTIONS", _) => (404, b"not found\n"),
+        // RFC 9110 9.1: a method the server does not implement gets 501.
+        _ => (501, b"method not implemented\n"),
+    };
+    // An HTTP/1.0 client keeps the connection only if told so (RFC 9112 9.3).
+    let connection: Option<&'static [u8]> = match (req.keep_alive(), req.version()) {
+        (false, _) => Some(b"close"),
+        (true, Version::Http10) => Some(b"keep-alive"),
+        (true, Version::Http11) => None,
+    };
+    let head_only = method == b"HEAD";
+    Answer {
+        status,
+        content,
+        connection,
+        head_only,
+    }
+    .append_to(out);
+}
+
+/// Appends the answer to a request the parser rejected: the status the error names, and why.
+fn error_answer(out: &mut Vec<u8>, error: &Error) {
+    let reason = format!("{error}\n");
+    let connection = Some(&b"close"[..]);
+    Answer {
+        status: error.status(),
+        content: reason.as_bytes(),
+        connection,
+        head_only: false,
+    }
+    .append_to(out);
+}
+
+/// One `text/plain` answer.
+struct Answer<'a> {
+    status: u16,
+    content: &'a [u8],
+    /// The Connection field, where one is needed.
+    connection: Option<&'static [u8]>,
+    /// For HEAD: announce the content's length, send no body.
+    head_only: bool,
+}
+
+impl Answer<'_> {
+    /// Appends the answer to `out`. `ResponseWriter` writes straight into `out`'s spare room,
+    /// so nothing is copied twice.
+    fn append_to(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.resize(start + HEAD_ROOM + self.content.len(), 0);
+        let len = self.write(&mut out[start..]);
+        out.truncate(start + len.expect("HEAD_ROOM holds every head this server writes"));
+    }
+
+    fn write(&self, buf: &mut [u8]) -> Result<usize, WriteError> {
+        let mut res = ResponseWriter::new(buf, self.status)?;
+        res.header(b"Content-Type", b"text/plain")?;
+        if let Some(connection) = self.connection {
+            res.header(b"Connection", connection)?;
+        }
+        if self.head_only {
+            // A response to HEAD announces the length of the body it does not send.
+            res.content_length(self.content.len() as u64)?;
+            return res.finish();
+        }
+        res.body(self.content)
+    }
+}
+
+/// Closes a connection after its last answer. The client may still be sending (a pipelined
+/// request, the rest of a body we refused); closing a socket with unread input makes the kernel
+/// send a reset, which can destroy our answer before the client has read it. So: stop writing,
+/// read and discard for a moment, then close.
+fn close_gracefully(mut stream: TcpStream) {
+    let _ = stream.shutdown(Shutdown::Write);
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
+    let mut sink = [0u8; 4096];
+    let mut drained = 0;
+    while drained < 1 << 20 {
+        match stream.read(&mut sink) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => drained += n,
+        }
+    }
+}

@@ -1,0 +1,931 @@
+//! Writing heads: a status line or request-line, fields and the framing field, into a buffer
+//! the caller provides.
+//!
+//! The writers refuse anything the parser would refuse, so what they write is a head that
+//! httpspan (and any strict recipient) reads back exactly as written: no CR, LF or NUL in a name
+//! or value, no second framing field, no Content-Length beside Transfer-Encoding. Each call
+//! checks its input and the room left once, then copies; a call that fails writes nothing.
+
+use core::fmt;
+
+use crate::error::ErrorKind;
+use crate::known::KnownHeader;
+use crate::scan;
+use crate::syntax::{self, ListItems, Version};
+use crate::validate::{self, is_field_value, is_token};
+
+/// Why a write was refused. The call that returns it has written nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum WriteError {
+    /// The buffer is too small: it would need `needed` bytes, counted from its start, to hold
+    /// what is written so far and this call's bytes.
+    BufferTooSmall {
+        /// The buffer length that this call needs.
+        needed: usize,
+    },
+    /// The bytes would make a message that a strict recipient rejects, with this error kind: a
+    /// field name that is not a token, a value with a CR, a duplicate Content-Length, ... The
+    /// kind's [`rfc`](ErrorKind::rfc) names the rule.
+    Invalid(ErrorKind),
+    /// `Content-Length` or `Transfer-Encoding` given to `header`: the framing fields are written
+    /// by `content_length`, `chunked` and `body`, which keep them consistent with each other.
+    FramingField,
+    /// Framing fields in a 1xx or 204 response, or a body in a 1xx, 204 or 304 response: these
+    /// responses have no content (RFC 9110 6.4.1, 8.6; RFC 9112 6.1).
+    BodyNotAllowed,
+}
+
+impl fmt::Display for WriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WriteError::BufferTooSmall { needed } => {
+                write!(f, "buffer too small: {needed} bytes needed")
+            }
+            WriteError::Invalid(kind) => write!(f, "{} ({})", kind.message(), kind.rfc()),
+            WriteError::FramingField => f.write_str(
+                "Content-Length and Transfer-Encoding are written by content_length, chunked and body",
+            ),
+            WriteError::BodyNotAllowed => {
+                f.write_str("this status has no content (RFC 9110 6.4.1)")
+            }
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for WriteError {}
+
+macro_rules! status_codes {
+    ($( $code:literal => $reason:literal, )*) => {
+        /// The reason phrase of a status code registered by RFC 9110 15 (and 103, 428, 429, 431,
+        /// 451 and 511 from RFCs 8297, 6585 and 7725), or `None`.
+        ///
+        /// ```
+        /// assert_eq!(httpspan::reason_phrase(404), Some("Not Found"));
+        /// assert_eq!(httpspan::reason_phrase(431), Some("Request Header Fields Too Large"));
+        /// assert_eq!(httpspan::reason_phrase(299), None);
+        /// ```
+        pub const fn reason_phrase(status: u16) -> Option<&'static str> {
+            match status {
+                $( $code => Some($reason), )*
+                _ => None,
+            }
+        }
+
+        /// The whole HTTP/1.1 status line of a registered code, CRLF included, built at
+        /// compile time so that the common case is one copy.
+        #[inline]
+        const fn status_line(status: u16) -> Option<&'static [u8]> {
+            match status {
+                $( $code => Some(concat!("HTTP/1.1 ", $code, " ", $reason, "\r\n").as_bytes()), )*
+                _ => None,
+            }
+        }
+    };
+}
+
+status_codes! {
+    100 => "Continue",
+    101 => "Switching Protocols",
+    103 => "Early Hints",
+    200 => "OK",
+    201 => "Created",
+    202 => "Accepted",
+    203 => "Non-Authoritative Information",
+    204 => "No Content",
+    205 => "Reset Content",
+    206 => "Partial Content",
+    300 => "Multiple Choices",
+    301 => "Moved Permanently",
+    302 => "Found",
+    303 => "See Other",
+    304 => "Not Modified",
+    305 => "Use Proxy",
+    307 => "Temporary Redirect",
+    308 => "Permanent Redirect",
+    400 => "Bad Request",
+    401 => "Unauthorized",
+    402 => "Payment Required",
+    403 => "Forbidden",
+    404 => "Not Found",
+    405 => "Method Not Allowed",
+    406 => "Not Acceptable",
+    407 => "Proxy Authentication Required",
+    408 => "Request Timeout",
+    409 => "Conflict",
+    410 => "Gone",
+    411 => "Length Required",
+    412 => "Precondition Failed",
+    413 => "Content Too Large",
+    414 => "URI Too Long",
+    415 => "Unsupported Media Type",
+    416 => "Range Not Satisfiable",
+    417 => "Expectation Failed",
+    421 => "Misdirected Request",
+    422 => "Unprocessable Content",
+    426 => "Upgrade Required",
+    428 => "Precondition Required",
+    429 => "Too Many Requests",
+    431 => "Request Header Fields Too Large",
+    451 => "Unavailable For Legal Reasons",
+    500 => "Internal Server Error",
+    501 => "Not Implemented",
+    502 => "Bad Gateway",
+    503 => "Service Unavailable",
+    504 => "Gateway Timeout",
+    505 => "HTTP Version Not Supported",
+    511 => "Network Authentication Required",
+}
+
+/// A number formatted on the stack, in base `RADIX` (10 or 16): no allocation, no `fmt`.
+struct Digits {
+    /// `u64::MAX` has 20 decimal digits.
+    bytes: [u8; 20],
+    start: usize,
+}
+
+impl Digits {
+    #[inline]
+    fn new<const RADIX: u64>(mut n: u64) -> Digits {
+        let mut bytes = [0u8; 20];
+        let mut start = bytes.len();
+        loop {
+            start -= 1;
+            bytes[start] = b"0123456789abcdef"[(n % RADIX) as usize];
+            n /= RADIX;
+            if n == 0 {
+                return Digits { bytes, start };
+            }
+        }
+    }
+
+    #[inline]
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[self.start..]
+    }
+}
+
+/// Copies `parts` one after the other into `buf` at `at`, after one check that they fit.
+/// Returns the offset after them.
+#[inline]
+fn put(buf: &mut [u8], at: usize, parts: &[&[u8]]) -> Result<usize, WriteError> {
+    let n = parts.iter().fold(0usize, |n, p| n.saturating_add(p.len()));
+    let end = at.saturating_add(n);
+    let Some(dst) = buf.get_mut(at..end) else {
+        return Err(WriteError::BufferTooSmall { needed: end });
+    };
+    let mut i = 0;
+    for part in parts {
+        copy_short(&mut dst[i..], part);
+        i += part.len();
+    }
+    Ok(end)
+}
+
+/// Copies `src` to the start of `dst`. A head is made of short pieces (a status line, a name, a
+/// value of a few dozen bytes), for which calling `memcpy` costs more than the copy itself:
+/// pieces of up to 32 bytes are copied as two overlapping halves of a fixed size, which compile
+/// to a few register moves.
+#[inline(always)]
+fn copy_short(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    let dst = &mut dst[..n];
+    macro_rules! halves {
+        ($w:literal) => {{
+            dst[..$w].copy_from_slice(&src[..$w]);
+            dst[n - $w..].copy_from_slice(&src[n - $w..]);
+        }};
+    }
+    match n {
+        0..=3 => dst.iter_mut().zip(src).for_each(|(d, s)| *d = *s),
+        4..=7 => halves!(4),
+        8..=15 => halves!(8),
+        16..=32 => halves!(16),
+        _ => dst.copy_from_slice(src),
+    }
+}
+
+/// The last chunk with no trailer fields: what ends a chunked body.
+pub const LAST_CHUNK: &[u8] = b"0\r\n\r\n";
+
+/// Writes one chunk of a chunked body into `buf`: the size in hex, CRLF, `data`, CRLF. Returns
+/// the bytes written.
+///
+/// Empty `data` writes nothing: a chunk of size 0 is the last chunk, which ends the body, so it
+/// is written only on purpose, as [`LAST_CHUNK`].
+///
+/// ```
+/// let mut buf = [0u8; 64];
+/// let mut n = httpspan::write_chunk(&mut buf, b"hello, world")?;
+/// n += httpspan::write_chunk(&mut buf[n..], b"")?;
+/// assert_eq!(&buf[..n], b"c\r\nhello, world\r\n");
+/// # Ok::<(), httpspan::WriteError>(())
+/// ```
+pub fn write_chunk(buf: &mut [u8], data: &[u8]) -> Result<usize, WriteError> {
+    if data.is_empty() {
+        return Ok(0);
+    }
+    let size = Digits::new::<16>(data.len() as u64);
+    put(buf, 0, &[size.as_bytes(), b"\r\n", data, b"\r\n"])
+}
+
+/// Which content a message may have, by its status (RFC 9110 6.4.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Content {
+    /// Requests and most responses.
+    Allowed,
+    /// 304: Content-Length or Transfer-Encoding may describe the selected representation, but no
+    /// body follows.
+    FieldsOnly,
+    /// 1xx and 204: no body, and no framing fields either.
+    None,
+}
+
+mod flag {
+    pub(super) const CONTENT_LENGTH: u8 = 1;
+    pub(super) const CHUNKED: u8 = 2;
+    pub(super) const HOST: u8 = 4;
+}
+
+/// The known header among those whose value the writer checks (framing, Host, Connection) that
+/// `name` is. Their lengths differ, so most names are ruled out by their length alone and the
+/// others by one case-insensitive compare.
+#[inline]
+fn checked_field(name: &[u8]) -> Option<KnownHeader> {
+    let known = match name.len() {
+        4 => KnownHeader::Host,
+        10 => KnownHeader::Connection,
+        14 => KnownHeader::ContentLength,
+        17 => KnownHeader::TransferEncoding,
+        _ => return None,
+    };
+    name.eq_ignore_ascii_case(known.name().as_bytes())
+        .then_some(known)
+}
+
+/// What the two writers share: the buffer, how much of it is written, and the facts about the
+/// fields written so far that later calls are checked against.
+#[derive(Debug)]
+struct HeadWriter<'a> {
+    buf: &'a mut [u8],
+    /// INVARIANT: `buf[..len]` is a start line and complete field lines.
+    len: usize,
+    version: Version,
+    content: Content,
+    request: bool,
+    flags: u8,
+}
+
+impl<'a> HeadWriter<'a> {
+    #[inline]
+    fn start(
+        buf: &'a mut [u8],
+        line: &[&[u8]],
+        version: Version,
+        content: Content,
+        request: bool,
+    ) -> Result<Self, WriteError> {
+        let len = put(buf, 0, line)?;
+        Ok(HeadWriter {
+            buf,
+            len,
+            version,
+            content,
+            request,
+            flags: 0,
+        })
+    }
+
+    #[inline]
+    fn push(&mut self, parts: &[&[u8]]) -> Result<(), WriteError> {
+        self.len = put(self.buf, self.len, parts)?;
+        Ok(())
+    }
+
+    #[inline]
+    fn header(&mut self, name: &[u8], value: &[u8]) -> Result<(), WriteError> {
+        if !is_token(name) {
+            return Err(WriteError::Invalid(ErrorKind::InvalidFieldName));
+        }
+        if !is_field_value(value) {
+            return Err(WriteError::Invalid(ErrorKind::InvalidFieldValue));
+        }
+        // The fields whose meaning a recipient checks while parsing are checked the same way
+        // here, so that the head is read back as written.
+        let mut flags = self.flags;
+        match checked_field(name) {
+            Some(KnownHeader::ContentLength | KnownHeader::TransferEncoding) => {
+                return Err(WriteError::FramingField)
+            }
+            Some(KnownHeader::Host) if self.request => {
+                if flags & flag::HOST != 0 {
+                    return Err(WriteError::Invalid(ErrorKind::DuplicateHost));
+                }
+                syntax::host(value).map_err(|(kind, _)| WriteError::Invalid(kind))?;
+                flags |= flag::HOST;
+            }
+            Some(KnownHeader::Connection) => {
+                let all_tokens =
+                    ListItems::new(value).all(|(item, _)| scan::token_len(item) == item.len());
+                if !all_tokens {
+                    return Err(WriteError::Invalid(ErrorKind::InvalidConnection));
+                }
+            }
+            _ => {}
+        }
+        self.push(&[name, b": ", value, b"\r\n"])?;
+        self.flags = flags;
+        Ok(())
+    }
+
+    #[inline]
+    fn header_u64(&mut self, name: &[u8], value: u64) -> Result<(), WriteError> {
+        self.header(name, Digits::new::<10>(value).as_bytes())
+    }
+
+    /// Whether a framing field may be added now; `Ok` carries nothing, the error says why not.
+    #[inline]
+    fn check_framing(&self, adding: u8) -> Result<(), WriteError> {
+        let invalid = |kind| Err(WriteError::Invalid(kind));
+        if self.content == Content::None {
+            return Err(WriteError::BodyNotAllowed);
+        }
+        match (self.flags & (flag::CONTENT_LENGTH | flag::CHUNKED), adding) {
+            (0, _) => Ok(()),
+            (flag::CONTENT_LENGTH, flag::CONTENT_LENGTH) => {
+                invalid(ErrorKind::DuplicateContentLength)
+            }
+            (flag::CHUNKED, flag::CHUNKED) => invalid(ErrorKind::ChunkedTwice),
+            _ => invalid(ErrorKind::ContentLengthWithTransferEncoding),
+        }
+    }
+
+    #[inline]
+    fn content_length(&mut self, len: u64) -> Result<(), WriteError> {
+        self.check_framing(flag::CONTENT_LENGTH)?;
+        if len > i64::MAX as u64 {
+            return Err(WriteError::Invalid(ErrorKind::ContentLengthTooLarge));
+        }
+        let digits = Digits::new::<10>(len);
+        self.push(&[b"Content-Length: ", digits.as_bytes(), b"\r\n"])?;
+        self.flags |= flag::CONTENT_LENGTH;
+        Ok(())
+    }
+
+    #[inline]
+    fn chunked(&mut self) -> Result<(), WriteError> {
+        self.check_framing(flag::CHUNKED)?;
+        if self.version == Version::Http10 {
+            return Err(WriteError::Invalid(ErrorKind::TransferEncodingInHttp10));
+        }
+        self.push(&[b"Transfer-Encoding: chunked\r\n"])?;
+        self.flags |= flag::CHUNKED;
+        Ok(())
+    }
+
+    /// The checks that need the whole head.
+    #[inline]
+    fn check_complete(&self) -> Result<(), WriteError> {
+        if self.request && self.version == Version::Http11 && self.flags & flag::HOST == 0 {
+            return Err(WriteError::Invalid(ErrorKind::MissingHost));
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn finish(mut self) -> Result<usize, WriteError> {
+        self.check_complete()?;
+        self.push(&[b"\r\n"])?;
+        Ok(self.len)
+    }
+
+    #[inline]
+    fn body(mut self, body: &[u8]) -> Result<usize, WriteError> {
+        if self.content != Content::Allowed {
+            return Err(WriteError::BodyNotAllowed);
+        }
+        self.check_framing(flag::CONTENT_LENGTH)?;
+        self.check_complete()?;
+        let digits = Digits::new::<10>(body.len() as u64);
+        self.push(&[b"Content-Length: ", digits.as_bytes(), b"\r\n\r\n", body])?;
+        Ok(self.len)
+    }
+}
+
+/// The methods both writers have, delegated to their `head: HeadWriter`.
+macro_rules! head_methods {
+    () => {
+        /// Adds a field line `name: value`.
+        ///
+        /// Refuses a name that is not a token ([`is_token`](crate::is_token)), a value that is
+        /// not a field value ([`is_field_value`](crate::is_field_value): no CR, LF, NUL or other
+        /// control byte, no leading or trailing whitespace), Content-Length and
+        /// Transfer-Encoding (use [`content_length`](Self::content_length),
+        /// [`chunked`](Self::chunked) or [`body`](Self::body)), a Connection value that is not
+        /// a list of tokens and, in a request, a second or invalid Host. Other fields may
+        /// repeat. On error nothing is written and the writer can go on.
+        #[inline]
+        pub fn header(&mut self, name: &[u8], value: &[u8]) -> Result<&mut Self, WriteError> {
+            self.head.header(name, value)?;
+            Ok(self)
+        }
+
+        /// Adds a field line whose value is a decimal number (`Age`, `Retry-After`, ...),
+        /// formatted without allocating. Same rules as [`header`](Self::header).
+        #[inline]
+        pub fn header_u64(&mut self, name: &[u8], value: u64) -> Result<&mut Self, WriteError> {
+            self.head.header_u64(name, value)?;
+            Ok(self)
+        }
+
+        /// Adds `Content-Length: len`: a body of exactly `len` bytes follows the head.
+        ///
+        /// Refused when a framing field is already written (a second Content-Length, or one
+        /// beside Transfer-Encoding), when `len` is above 2^63-1, and in responses without
+        /// content (1xx, 204).
+        #[inline]
+        pub fn content_length(&mut self, len: u64) -> Result<&mut Self, WriteError> {
+            self.head.content_length(len)?;
+            Ok(self)
+        }
+
+        /// Adds `Transfer-Encoding: chunked`: the body follows as chunks (see
+        /// [`write_chunk`](crate::write_chunk) and [`LAST_CHUNK`](crate::LAST_CHUNK)).
+        ///
+        /// Refused when a framing field is already written, in HTTP/1.0, and in responses
+        /// without content (1xx, 204).
+        #[inline]
+        pub fn chunked(&mut self) -> Result<&mut Self, WriteError> {
+            self.head.chunked()?;
+            Ok(self)
+        }
+
+        /// Bytes written so far.
+        #[inline]
+        pub fn written(&self) -> usize {
+            self.head.len
+        }
+
+        /// Ends the head with its empty line and returns its length: the head is
+        /// `buf[..len]`. A body, if the framing fields announce one, is the caller's to send.
+        ///
+        /// An HTTP/1.1 request without Host is refused.
+        #[inline]
+        pub fn finish(self) -> Result<usize, WriteError> {
+            self.head.finish()
+        }
+
+        /// Adds `Content-Length` for `body`, ends the head and copies `body` after it; returns
+        /// the length of the whole message, `buf[..len]`.
+        ///
+        /// Refused when a framing field is already written, and in responses without content
+        /// (1xx, 204, 304).
+        #[inline]
+        pub fn body(self, body: &[u8]) -> Result<usize, WriteError> {
+            self.head.body(body)
+        }
+    };
+}
+
+/// Writes a response head, and optionally its body, into a buffer you provide.
+///
+/// Create it with the status (the line for a registered status code is a compile-time
+/// constant), add fields, then [`finish`](Self::finish) the head or end it with a
+/// [`body`](Self::body). Each call returns an error instead of writing anything that would
+/// break the framing for the recipient; see [`WriteError`]. Nothing is allocated.
+///
+/// ```
+/// use httpspan::ResponseWriter;
+///
+/// let mut buf = [0u8; 256];
+/// let mut res = ResponseWriter::new(&mut buf, 200)?;
+/// res.header(b"Content-Type", b"text/plain")?
+///    .header_u64(b"Age", 60)?;
+/// let len = res.body(b"hello")?;
+/// assert_eq!(
+///     &buf[..len],
+///     &b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nAge: 60\r\n\
+///        Content-Length: 5\r\n\r\nhello"[..]
+/// );
+///
+/// // A value that would end the line early is refused, and nothing of it is written.
+/// let mut res = httpspan::ResponseWriter::new(&mut buf, 302)?;
+/// let err = res.header(b"Location", b"/a\r\nSet-Cookie: admin=1").unwrap_err();
+/// assert_eq!(err, httpspan::WriteError::Invalid(httpspan::ErrorKind::InvalidFieldValue));
+/// res.header(b"Location", b"/a")?;
+/// let len = res.finish()?;
+/// assert_eq!(&buf[..len], b"HTTP/1.1 302 Found\r\nLocation: /a\r\n\r\n");
+/// # Ok::<(), httpspan::WriteError>(())
+/// ```
+///
+/// A chunked response:
+///
+/// ```
+/// use httpspan::{write_chunk, ResponseWriter, LAST_CHUNK};
+///
+/// let mut buf = [0u8; 256];
+/// let mut res = ResponseWriter::new(&mut buf, 200)?;
+/// res.header(b"Content-Type", b"text/event-stream")?.chunked()?;
+/// let mut len = res.finish()?;
+/// len += write_chunk(&mut buf[len..], b"data: 10\n\n")?;
+/// buf[len..len + LAST_CHUNK.len()].copy_from_slice(LAST_CHUNK);
+/// len += LAST_CHUNK.len();
+/// assert!(buf[..len].ends_with(b"chunked\r\n\r\na\r\ndata: 10\n\n\r\n0\r\n\r\n"));
+/// # Ok::<(), httpspan::WriteError>(())
+/// ```
+#[derive(Debug)]
+pub struct ResponseWriter<'a> {
+    head: HeadWriter<'a>,
+}
+
+impl<'a> ResponseWriter<'a> {
+    /// Starts an HTTP/1.1 response with `status` and its registered reason phrase (see
+    /// [`reason_phrase`]; empty for an unregistered code). `status` must be from 100 to 599.
+    #[inline]
+    pub fn new(buf: &'a mut [u8], status: u16) -> Result<Self, WriteError> {
+        match status_line(status) {
+            Some(line) => Self::start(buf, &[line], Version::Http11, status),
+            None => Self::with_reason(buf, Version::Http11, status, b""),
+        }
+    }
+
+    /// Starts a response with any version, status (100 to 599) and reason phrase (SP, HTAB,
+    /// VCHAR and obs-text: no CR, LF or other control byte).
+    pub fn with_reason(
+        buf: &'a mut [u8],
+        version: Version,
+        status: u16,
+        reason: &[u8],
+    ) -> Result<Self, WriteError> {
+        if !(100..=599).contains(&status) {
+            return Err(WriteError::Invalid(ErrorKind::InvalidStatusCode));
+        }
+        if scan::field_value_len(reason) != reason.len() {
+            return Err(WriteError::Invalid(ErrorKind::InvalidReason));
+        }
+        let code = Digits::new::<10>(u64::from(status));
+        let line: [&[u8]; 6] = [
+            version.as_str().as_bytes(),
+            b" ",
+            code.as_bytes(),
+            b" ",
+            reason,
+            b"\r\n",
+        ];
+        Self::start(buf, &line, version, status)
+    }
+
+    #[inline]
+    fn start(
+        buf: &'a mut [u8],
+        line: &[&[u8]],
+        version: Version,
+        status: u16,
+    ) -> Result<Self, WriteError> {
+        let content = match status {
+            100..=199 | 204 => Content::None,
+            304 => Content::FieldsOnly,
+            _ => Content::Allowed,
+        };
+        let head = HeadWriter::start(buf, line, version, content, false)?;
+        Ok(ResponseWriter { head })
+    }
+
+    head_methods!();
+}
+
+/// Writes a request head, and optionally its body, into a buffer you provide: the client-side
+/// twin of [`ResponseWriter`].
+///
+/// The method must be a token and the target one that the parser accepts with it
+/// ([`is_request_target`](crate::is_request_target)). An HTTP/1.1 request needs exactly one
+/// valid Host field.
+///
+/// ```
+/// use httpspan::RequestWriter;
+///
+/// let mut buf = [0u8; 256];
+/// let mut req = RequestWriter::new(&mut buf, b"POST", b"/v1/items?dry-run=1")?;
+/// req.header(b"Host", b"api.example.com")?
+///    .header(b"Content-Type", b"application/json")?;
+/// let len = req.body(b"{}")?;
+/// assert_eq!(
+///     &buf[..len],
+///     &b"POST /v1/items?dry-run=1 HTTP/1.1\r\nHost: api.example.com\r\n\
+///        Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"[..]
+/// );
+/// # Ok::<(), httpspan::WriteError>(())
+/// ```
+#[derive(Debug)]
+pub struct RequestWriter<'a> {
+    head: HeadWriter<'a>,
+}
+
+impl<'a> RequestWriter<'a> {
+    /// Starts an HTTP/1.1 request-line.
+    #[inline]
+    pub fn new(buf: &'a mut [u8], method: &[u8], target: &[u8]) -> Result<Self, WriteError> {
+        Self::with_version(buf, method, target, Version::Http11)
+    }
+
+    /// Starts a request-line with any version. HTTP/1.0 requests need no Host and cannot be
+    /// chunked.
+    pub fn with_version(
+        buf: &'a mut [u8],
+        method: &[u8],
+        target: &[u8],
+        version: Version,
+    ) -> Result<Self, WriteError> {
+        if !is_token(method) {
+            return Err(WriteError::Invalid(ErrorKind::InvalidMethod));
+        }
+        validate::request_target(method, target).map_err(WriteError::Invalid)?;
+        let line: [&[u8]; 6] = [
+            method,
+            b" ",
+            target,
+            b" ",
+            version.as_str().as_bytes(),
+            b"\r\n",
+        ];
+        let head = HeadWriter::start(buf, &line, version, Content::Allowed, true)?;
+        Ok(RequestWriter { head })
+    }
+
+    head_methods!();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::vec;
+
+    #[test]
+    fn digits_in_both_bases() {
+        for (n, dec, hex) in [
+            (0u64, &b"0"[..], &b"0"[..]),
+            (9, b"9", b"9"),
+            (10, b"10", b"a"),
+            (255, b"255", b"ff"),
+            (4096, b"4096", b"1000"),
+            (u64::MAX, b"18446744073709551615", b"ffffffffffffffff"),
+        ] {
+            assert_eq!(Digits::new::<10>(n).as_bytes(), dec);
+            assert_eq!(Digits::new::<16>(n).as_bytes(), hex);
+        }
+    }
+
+    #[test]
+    fn checked_fields_are_found_in_any_case() {
+        for known in KnownHeader::ALL.iter().copied() {
+            let name = known.name().as_bytes();
+            let upper = std::vec::Vec::from_iter(name.iter().map(u8::to_ascii_uppercase));
+            let want = matches!(
+                known,
+                KnownHeader::Host
+                    | KnownHeader::Connection
+                    | KnownHeader::ContentLength
+                    | KnownHeader::TransferEncoding
+            )
+            .then_some(known);
+            assert_eq!(checked_field(name), want);
+            assert_eq!(checked_field(&upper), want);
+        }
+        assert_eq!(checked_field(b"hostx"), None);
+        assert_eq!(checked_field(b"hosT"), Some(KnownHeader::Host));
+        assert_eq!(checked_field(b"content-lengtx"), None);
+    }
+
+    #[test]
+    fn short_copies_of_every_length() {
+        let src: std::vec::Vec<u8> = (1..=80).collect();
+        for n in 0..=src.len() {
+            let mut dst = [0u8; 96];
+            copy_short(&mut dst, &src[..n]);
+            assert_eq!(&dst[..n], &src[..n], "length {n}");
+            assert!(
+                dst[n..].iter().all(|&b| b == 0),
+                "length {n} wrote past its end"
+            );
+        }
+    }
+
+    #[test]
+    fn prebuilt_lines_match_the_general_path() {
+        let mut registered = 0;
+        for status in 100..=599u16 {
+            let mut a = [0u8; 64];
+            let mut b = [0u8; 64];
+            let reason = reason_phrase(status).unwrap_or("");
+            registered += usize::from(!reason.is_empty());
+            let fast = ResponseWriter::new(&mut a, status)
+                .unwrap()
+                .finish()
+                .unwrap();
+            let slow =
+                ResponseWriter::with_reason(&mut b, Version::Http11, status, reason.as_bytes())
+                    .unwrap()
+                    .finish()
+                    .unwrap();
+            assert_eq!(a[..fast], b[..slow], "status {status}");
+        }
+        assert_eq!(registered, 50);
+        for bad in [0, 99, 600, 1000, u16::MAX] {
+            let mut buf = [0u8; 64];
+            assert_eq!(
+                ResponseWriter::new(&mut buf, bad).unwrap_err(),
+                WriteError::Invalid(ErrorKind::InvalidStatusCode)
+            );
+        }
+    }
+
+    /// Writes a response with two fields and a body; for every buffer shorter than the whole,
+    /// the first call that does not fit reports exactly the length it needs.
+    #[test]
+    fn every_short_buffer_reports_what_it_needs() {
+        fn write(buf: &mut [u8]) -> Result<usize, WriteError> {
+            let mut res = ResponseWriter::new(buf, 404)?;
+            res.header(b"Content-Type", b"text/plain")?;
+            res.header_u64(b"Retry-After", 120)?;
+            res.body(b"not here")
+        }
+        let mut big = [0u8; 256];
+        let total = write(&mut big).unwrap();
+        let whole = b"HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nRetry-After: 120\r\n\
+                      Content-Length: 8\r\n\r\nnot here";
+        assert_eq!(&big[..total], whole);
+        let ends = [24, 24 + 26, 24 + 26 + 18, total];
+        for len in 0..total {
+            let mut buf = vec![0u8; len];
+            let needed = ends.iter().copied().find(|&e| e > len).unwrap();
+            assert_eq!(
+                write(&mut buf),
+                Err(WriteError::BufferTooSmall { needed }),
+                "buffer of {len}"
+            );
+        }
+    }
+
+    #[test]
+    fn refused_fields_write_nothing() {
+        let mut buf = [0u8; 256];
+        let mut res = ResponseWriter::new(&mut buf, 200).unwrap();
+        let invalid = |k| Err(WriteError::Invalid(k));
+        for (name, value, want) in [
+            (&b""[..], &b"v"[..], invalid(ErrorKind::InvalidFieldName)),
+            (b"X Y", b"v", invalid(ErrorKind::InvalidFieldName)),
+            (b"X:", b"v", invalid(ErrorKind::InvalidFieldName)),
+            (b"X\r\nY", b"v", invalid(ErrorKind::InvalidFieldName)),
+            (b"X", b"a\rb", invalid(ErrorKind::InvalidFieldValue)),
+            (b"X", b"a\nb", invalid(ErrorKind::InvalidFieldValue)),
+            (b"X", b"a\0b", invalid(ErrorKind::InvalidFieldValue)),
+            (b"X", b"a\x7fb", invalid(ErrorKind::InvalidFieldValue)),
+            (b"X", b" a", invalid(ErrorKind::InvalidFieldValue)),
+            (b"X", b"a\t", invalid(ErrorKind::InvalidFieldValue)),
+            (b"content-length", b"5", Err(WriteError::FramingField)),
+            (
+                b"Transfer-Encoding",
+                b"chunked",
+                Err(WriteError::FramingField),
+            ),
+            (
+                b"Connection",
+                b"close x",
+                invalid(ErrorKind::InvalidConnection),
+            ),
+        ] {
+            assert_eq!(res.header(name, value).map(|_| ()), want);
+        }
+        assert_eq!(res.written(), 17);
+        // Host is checked in requests only; in a response it is just a field.
+        res.header(b"Host", b"not a host").unwrap();
+        res.header(b"Connection", b"keep-alive, Upgrade").unwrap();
+        let len = res.finish().unwrap();
+        assert_eq!(
+            &buf[..len],
+            b"HTTP/1.1 200 OK\r\nHost: not a host\r\nConnection: keep-alive, Upgrade\r\n\r\n"
+        );
+    }
+
+    #[test]
+    fn one_framing_field() {
+        let mut buf = [0u8; 256];
+        let invalid = |k| Err(WriteError::Invalid(k));
+        let mut res = ResponseWriter::new(&mut buf, 200).unwrap();
+        res.content_length(3).unwrap();
+        assert_eq!(
+            res.content_length(3).map(|_| ()),
+            invalid(ErrorKind::DuplicateContentLength)
+        );
+        assert_eq!(
+            res.chunked().map(|_| ()),
+            invalid(ErrorKind::ContentLengthWithTransferEncoding)
+        );
+        assert_eq!(
+            res.body(b"abc").map(|_| ()),
+            invalid(ErrorKind::DuplicateContentLength)
+        );
+        let mut res = ResponseWriter::new(&mut buf, 200).unwrap();
+        res.chunked().unwrap();
+        assert_eq!(res.chunked().map(|_| ()), invalid(ErrorKind::ChunkedTwice));
+        assert_eq!(
+            res.content_length(1).map(|_| ()),
+            invalid(ErrorKind::ContentLengthWithTransferEncoding)
+        );
+        let mut res = ResponseWriter::new(&mut buf, 200).unwrap();
+        assert_eq!(
+            res.content_length(1 << 63).map(|_| ()),
+            invalid(ErrorKind::ContentLengthTooLarge)
+        );
+        res.content_length(i64::MAX as u64).unwrap();
+        let mut res = ResponseWriter::with_reason(&mut buf, Version::Http10, 200, b"OK").unwrap();
+        assert_eq!(
+            res.chunked().map(|_| ()),
+            invalid(ErrorKind::TransferEncodingInHttp10)
+        );
+    }
+
+    #[test]
+    fn statuses_without_content() {
+        let mut buf = [0u8; 256];
+        for status in [100, 101, 103, 199, 204] {
+            let mut res = ResponseWriter::new(&mut buf, status).unwrap();
+            assert_eq!(
+                res.content_length(0).map(|_| ()),
+                Err(WriteError::BodyNotAllowed)
+            );
+            assert_eq!(res.chunked().map(|_| ()), Err(WriteError::BodyNotAllowed));
+            assert_eq!(res.body(b""), Err(WriteError::BodyNotAllowed));
+        }
+        let mut res = ResponseWriter::new(&mut buf, 304).unwrap();
+        res.content_length(10).unwrap();
+        let res = ResponseWriter::new(&mut buf, 304).unwrap();
+        assert_eq!(res.body(b""), Err(WriteError::BodyNotAllowed));
+        let mut res = ResponseWriter::new(&mut buf, 304).unwrap();
+        res.chunked().unwrap();
+    }
+
+    #[test]
+    fn reasons_and_request_lines_are_checked() {
+        let mut buf = [0u8; 256];
+        let invalid = |k| WriteError::Invalid(k);
+        assert_eq!(
+            ResponseWriter::with_reason(&mut buf, Version::Http11, 200, b"O\rK").unwrap_err(),
+            invalid(ErrorKind::InvalidReason)
+        );
+        let len = ResponseWriter::with_reason(&mut buf, Version::Http10, 599, b" odd\treason ")
+            .unwrap()
+            .finish()
+            .unwrap();
+        assert_eq!(&buf[..len], b"HTTP/1.0 599  odd\treason \r\n\r\n");
+        for (method, target, kind) in [
+            (&b"G T"[..], &b"/"[..], ErrorKind::InvalidMethod),
+            (b"", b"/", ErrorKind::InvalidMethod),
+            (b"GET", b"", ErrorKind::InvalidRequestLine),
+            (b"GET", b"/a b", ErrorKind::InvalidTarget),
+            (b"GET", b"/a#b", ErrorKind::FragmentInTarget),
+            (b"GET", b"/%zz", ErrorKind::InvalidPercentEncoding),
+            (b"GET", b"*", ErrorKind::AsteriskFormNotOptions),
+            (b"CONNECT", b"/", ErrorKind::ConnectNotAuthorityForm),
+        ] {
+            assert_eq!(
+                RequestWriter::new(&mut buf, method, target).unwrap_err(),
+                invalid(kind)
+            );
+        }
+        let mut req = RequestWriter::new(&mut buf, b"GET", b"/").unwrap();
+        assert_eq!(
+            req.header(b"Host", b"a b").map(|_| ()),
+            Err(invalid(ErrorKind::InvalidHost))
+        );
+        req.header(b"host", b"example.com:8080").unwrap();
+        assert_eq!(
+            req.header(b"HOST", b"example.com").map(|_| ()),
+            Err(invalid(ErrorKind::DuplicateHost))
+        );
+        assert_eq!(
+            RequestWriter::new(&mut buf, b"GET", b"/").unwrap().finish(),
+            Err(invalid(ErrorKind::MissingHost))
+        );
+        let len = RequestWriter::with_version(&mut buf, b"GET", b"/", Version::Http10)
+            .unwrap()
+            .finish()
+            .unwrap();
+        assert_eq!(&buf[..len], b"GET / HTTP/1.0\r\n\r\n");
+    }
+
+    #[test]
+    fn chunks() {
+        let mut buf = [0u8; 64];
+        assert_eq!(write_chunk(&mut buf, b""), Ok(0));
+        let n = write_chunk(&mut buf, &[b'x'; 26]).unwrap();
+        assert_eq!(&buf[..6], b"1a\r\nxx");
+        assert_eq!(&buf[n - 3..n], b"x\r\n");
+        assert_eq!(n, 2 + 2 + 26 + 2);
+        assert_eq!(
+            write_chunk(&mut buf[..31], &[b'x'; 26]),
+            Err(WriteError::BufferTooSmall { needed: 32 })
+        );
+    }
+}
