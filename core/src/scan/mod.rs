@@ -10,6 +10,7 @@
 //! callers look at the byte that stopped the run to decide what it means (a colon, a space, an
 //! error), which keeps the kernels free of grammar and easy to check exhaustively.
 
+pub(crate) mod arch;
 pub(crate) mod class;
 pub(crate) mod scalar;
 
@@ -29,8 +30,10 @@ pub(crate) trait Kernels {
     fn field_value_len(bytes: &[u8]) -> usize;
 }
 
-/// The backend in use. Only the scalar reference exists so far.
-type Active = scalar::Scalar;
+/// Inputs shorter than this stay on the scalar kernel, inlined into the caller: no backend has a
+/// vector this narrow, and a call into a `#[target_feature]` function would cost more than the
+/// few bytes.
+const SHORT: usize = 16;
 
 #[cfg(test)]
 pub(crate) mod counter {
@@ -59,7 +62,11 @@ macro_rules! dispatch {
         $(#[$doc])*
         #[inline]
         pub(crate) fn $name(bytes: &[u8]) -> usize {
-            let stop = <Active as Kernels>::$name(bytes);
+            let stop = if bytes.len() < SHORT {
+                <scalar::Scalar as Kernels>::$name(bytes)
+            } else {
+                arch::selected().$name(bytes)
+            };
             #[cfg(test)]
             counter::add(bytes.len(), stop);
             stop
@@ -76,4 +83,64 @@ dispatch! {
     target_len,
     /// See [`Kernels::field_value_len`].
     field_value_len
+}
+
+/// The name of the backend in use. See [`crate::backend_name`].
+pub(crate) fn backend_name() -> &'static str {
+    arch::selected().name()
+}
+
+/// Hooks for tests and fuzzers that run every backend and compare it with the scalar reference.
+/// Not part of the stable API.
+pub mod backends {
+    use super::arch::{self, Backend};
+
+    /// One of the scanning kernels.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Kernel {
+        /// Index of the first CR, LF or NUL.
+        LineSpecial,
+        /// Length of the leading run of `tchar`.
+        TokenLen,
+        /// Length of the leading run of request-target bytes (`%`, `[`, `]` stop it).
+        TargetLen,
+        /// Length of the leading run of field-value bytes.
+        FieldValueLen,
+    }
+
+    impl Kernel {
+        /// Every kernel.
+        pub const ALL: [Kernel; 4] = [
+            Kernel::LineSpecial,
+            Kernel::TokenLen,
+            Kernel::TargetLen,
+            Kernel::FieldValueLen,
+        ];
+    }
+
+    /// The names of the backends this CPU can run, `"scalar"` (the reference) first.
+    pub fn available() -> impl Iterator<Item = &'static str> {
+        Backend::available().map(Backend::name)
+    }
+
+    /// Makes the named backend the one every parse in this process uses from now on. Returns
+    /// `false`, changing nothing, if this CPU cannot run it or no such backend is compiled in.
+    /// The environment variable `HTTPSPAN_BACKEND`, read once before the first parse, does the
+    /// same without code.
+    pub fn force(name: &str) -> bool {
+        Backend::named(name).map(arch::force).is_some()
+    }
+
+    /// Runs one kernel of the named backend on `bytes`, whichever backend is in use; `None` if
+    /// this CPU cannot run it. Kernels accept any input, so the result can be compared with
+    /// `scan("scalar", ..)` on any bytes.
+    pub fn scan(name: &str, kernel: Kernel, bytes: &[u8]) -> Option<usize> {
+        let backend = Backend::named(name)?;
+        Some(match kernel {
+            Kernel::LineSpecial => backend.line_special(bytes),
+            Kernel::TokenLen => backend.token_len(bytes),
+            Kernel::TargetLen => backend.target_len(bytes),
+            Kernel::FieldValueLen => backend.field_value_len(bytes),
+        })
+    }
 }
