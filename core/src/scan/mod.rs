@@ -65,7 +65,7 @@ macro_rules! dispatch {
             let stop = if bytes.len() < SHORT {
                 <scalar::Scalar as Kernels>::$name(bytes)
             } else {
-                arch::selected().$name(bytes)
+                arch::active::$name(bytes)
             };
             #[cfg(test)]
             counter::add(bytes.len(), stop);

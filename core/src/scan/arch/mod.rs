@@ -247,6 +247,32 @@ pub(crate) fn selected() -> Backend {
     }
 }
 
+/// The kernels of the backend in use: one atomic load and a compare per call.
+macro_rules! selected_kernels {
+    ($($name:ident),*) => {$(
+        #[inline(always)]
+        pub(crate) fn $name(bytes: &[u8]) -> usize {
+            let id = SELECTED.load(Ordering::Relaxed);
+            #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+            if id == Kind::Avx2 as u8 {
+                // SAFETY: only `choose` and `force` store an id, and only that of a `Backend`,
+                // which exists only once the CPU is known to have its feature.
+                return unsafe { x86_64::avx2::$name(bytes) };
+            }
+            if id == 0 {
+                return choose().$name(bytes);
+            }
+            Backend(Kind::from_id(id).unwrap_or(Kind::Scalar)).$name(bytes)
+        }
+    )*};
+}
+
+/// The kernels of the backend in use.
+pub(crate) mod active {
+    use super::*;
+    selected_kernels!(line_special, token_len, target_len, field_value_len);
+}
+
 /// Picks the best backend the CPU supports, or the one `HTTPSPAN_BACKEND` names (with `std`).
 /// Reading the variable allocates once, and only when it is set.
 #[cold]

@@ -1,0 +1,53 @@
+//! Measures every benchmark row, interleaved, in one run and prints the table.
+//!
+//! Usage: `cargo run --release -p native-bench --bin tables [--json] [--svg FILE] [--rounds N]`
+//!
+//! Prints a markdown table (ns per operation, GiB/s, and each competitor's time over httpspan's)
+//! headed by the CPU, httpspan's backend and the compiler; `--json` prints the same as JSON;
+//! `--svg FILE` also writes a bar chart of the ratios.
+
+use std::process::ExitCode;
+
+use native_bench::measure::measure;
+use native_bench::report::{self, load_average, Machine};
+
+fn main() -> ExitCode {
+    let (mut json, mut svg, mut rounds) = (false, None, 40);
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match (arg.as_str(), args.next()) {
+            ("--json", next) => {
+                json = true;
+                if let Some(next) = next {
+                    eprintln!("error: unexpected argument {next}");
+                    return ExitCode::from(2);
+                }
+            }
+            ("--svg", Some(file)) => svg = Some(file),
+            ("--rounds", Some(n)) if n.parse::<usize>().is_ok_and(|n| n > 0) => {
+                rounds = n.parse().expect("checked");
+            }
+            _ => {
+                eprintln!("usage: tables [--json] [--svg FILE] [--rounds N]");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let mut machine = Machine::this(rounds);
+    let mut rows = native_bench::rows();
+    let timings = measure(&mut rows, rounds);
+    machine.load.1 = load_average();
+    let lines = report::lines(&rows, &timings);
+    if json {
+        print!("{}", report::json(&machine, &lines));
+    } else {
+        print!("{}", report::markdown(&machine, &lines));
+    }
+    if let Some(file) = svg {
+        if let Err(e) = std::fs::write(&file, report::svg(&machine, &lines)) {
+            eprintln!("error: cannot write {file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
+}
