@@ -210,11 +210,16 @@ const fn words(name: &[u8]) -> [u64; 4] {
     let len = name.len();
     let mut w = [0u64; 4];
     if len >= 8 {
-        let mut k = 0;
-        while k < 4 && 8 * k < len {
-            let at = if 8 * k + 8 <= len { 8 * k } else { len - 8 };
-            w[k] = load8(name, at);
-            k += 1;
+        // Word k is at min(8k, len - 8), for as many words as cover the name.
+        w[0] = load8(name, 0);
+        if len > 8 {
+            w[1] = load8(name, if len >= 16 { 8 } else { len - 8 });
+        }
+        if len > 16 {
+            w[2] = load8(name, if len >= 24 { 16 } else { len - 8 });
+        }
+        if len > 24 {
+            w[3] = load8(name, len - 8);
         }
     } else if len >= 4 {
         w[0] = load4(name, 0) | load4(name, len - 4) << 32;
