@@ -7,11 +7,12 @@ FILE ?= core/testdata/request-large.http
 VECTORS ?= tests/vectors
 
 .PHONY: help inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check \
-	test-backends test-neon test-simd128
+	test-backends test-neon test-simd128 bench
 
 help:
 	@echo "make inspect [FILE=path]   show how httpspan parses a raw HTTP/1.1 stream"
 	@echo "make test                  run every check: fmt, clippy, tests, docs, conformance vectors"
+	@echo "make bench                 benchmark tables against httparse and picohttpparser"
 
 # Rust comes with rustup on these machines; add the components the checks use if they are
 # missing (rustup is a no-op when they are present).
@@ -50,6 +51,10 @@ vectors-check:
 		&& diff -r $$tmp $(VECTORS) && rm -rf $$tmp \
 		&& echo "tests/vectors match tests/vectors-gen/generate.py"
 	python3 tests/vectors-gen/check.py
+
+# Not part of `test`: timings are not tests. See docs/performance.md.
+bench: setup
+	$(CARGO) run --release -p native-bench --bin tables
 
 # SIMD: rust-tests and conformance above use the best backend of this CPU; run both again with
 # each other backend it can run (HTTPSPAN_BACKEND picks one), and the core's tests with NEON

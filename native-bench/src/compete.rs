@@ -86,16 +86,6 @@ pub fn httparse_response_semantics(buf: &[u8]) -> Semantics {
     semantics(res.version.expect("complete"), fields)
 }
 
-/// The expected semantics of a request, for the timed closures to compare with.
-pub fn request_semantics(buf: &[u8]) -> Semantics {
-    httparse_request_semantics(buf)
-}
-
-/// The expected semantics of a response.
-pub fn response_semantics(buf: &[u8]) -> Semantics {
-    httparse_response_semantics(buf)
-}
-
 /// Known-header lookup the way an httparse user does it: a linear case-insensitive scan of the
 /// parsed fields, for each name.
 pub fn httparse_linear_lookup(

@@ -94,15 +94,128 @@ fn parse_request(req: &mut Request, buf: &[u8]) {
     );
 }
 
-fn parse_response(res: &mut Response, buf: &[u8]) {
-    res.reset();
-    let status = res.parse(black_box(buf));
-    assert_eq!(
-        status,
-        Ok(Status::Complete {
-            head_len: buf.len()
-        })
-    );
+/// httpspan's request and response parsers, for the rows that treat them alike.
+trait Parser: 'static {
+    fn create() -> Self;
+    /// Parses `buf` from scratch and checks that all of it was the head.
+    fn parse_all(&mut self, buf: &[u8]);
+    fn semantics(&self) -> Semantics;
+}
+
+impl Parser for Request {
+    fn create() -> Self {
+        Request::new()
+    }
+    fn parse_all(&mut self, buf: &[u8]) {
+        parse_request(self, buf);
+    }
+    fn semantics(&self) -> Semantics {
+        Semantics {
+            content_length: self.content_length(),
+            chunked: self.is_chunked(),
+            keep_alive: self.keep_alive(),
+        }
+    }
+}
+
+impl Parser for Response {
+    fn create() -> Self {
+        Response::new()
+    }
+    fn parse_all(&mut self, buf: &[u8]) {
+        self.reset();
+        let status = self.parse(black_box(buf));
+        assert_eq!(
+            status,
+            Ok(Status::Complete {
+                head_len: buf.len()
+            })
+        );
+    }
+    fn semantics(&self) -> Semantics {
+        Semantics {
+            content_length: self.content_length(),
+            chunked: self.is_chunked(),
+            keep_alive: self.keep_alive(),
+        }
+    }
+}
+
+/// A competitor's answers for one kind of head: parse only, and parse with semantics. Static
+/// functions, so that the timed closures call them directly, as they call httpspan.
+trait Competitor {
+    const NAME: &'static str;
+    /// Parses and checks that all of `buf` was the head; returns the field count.
+    fn parse(buf: &[u8]) -> usize;
+    fn semantics(buf: &[u8]) -> Semantics;
+}
+
+macro_rules! competitors {
+    ($($type:ident: $name:literal, $parse:path, $semantics:path;)*) => {$(
+        struct $type;
+        impl Competitor for $type {
+            const NAME: &'static str = $name;
+            fn parse(buf: &[u8]) -> usize {
+                $parse(buf)
+            }
+            fn semantics(buf: &[u8]) -> Semantics {
+                $semantics(buf)
+            }
+        }
+    )*};
+}
+
+competitors! {
+    HttparseRequest: "httparse", compete::httparse_request, compete::httparse_request_semantics;
+    PicoRequest: "picohttpparser", compete::pico_request, compete::pico_request_semantics;
+    HttparseResponse: "httparse", compete::httparse_response, compete::httparse_response_semantics;
+    PicoResponse: "picohttpparser", compete::pico_response, compete::pico_response_semantics;
+}
+
+fn parse_case<C: Competitor>(buf: &'static [u8]) -> Case {
+    Case::new(C::NAME, buf.len(), move || {
+        black_box(C::parse(buf));
+    })
+}
+
+fn semantics_case<C: Competitor>(buf: &'static [u8], expected: Semantics) -> Case {
+    Case::new(C::NAME, buf.len(), move || {
+        assert_eq!(black_box(C::semantics(buf)), expected);
+    })
+}
+
+/// The parse rows and the parse-with-semantics rows of one kind of head, for each input size,
+/// against competitors `A` and `B`.
+fn head_rows<P: Parser, A: Competitor, B: Competitor>(
+    rows: &mut Vec<Row>,
+    titles: [&'static str; 2],
+    inputs: [&'static [u8]; 3],
+) {
+    for (size, buf) in SIZES.into_iter().zip(inputs) {
+        let mut parser = P::create();
+        rows.push(Row {
+            title: titles[0],
+            input: input_label(size, buf),
+            ours: Case::new("httpspan", buf.len(), move || parser.parse_all(buf)),
+            others: vec![parse_case::<A>(buf), parse_case::<B>(buf)],
+        });
+    }
+    for (size, buf) in SIZES.into_iter().zip(inputs) {
+        let expected = A::semantics(buf);
+        let mut parser = P::create();
+        rows.push(Row {
+            title: titles[1],
+            input: input_label(size, buf),
+            ours: Case::new("httpspan", buf.len(), move || {
+                parser.parse_all(buf);
+                assert_eq!(black_box(parser.semantics()), expected);
+            }),
+            others: vec![
+                semantics_case::<A>(buf, expected),
+                semantics_case::<B>(buf, expected),
+            ],
+        });
+    }
 }
 
 /// What "semantic extraction" asks of every parser: the body length, whether it is chunked, and
@@ -130,95 +243,16 @@ pub fn rows() -> Vec<Row> {
         inputs::RESPONSE_LARGE,
     ];
     let mut rows = Vec::new();
-
-    for (size, buf) in SIZES.into_iter().zip(requests) {
-        let mut req = Request::new();
-        rows.push(Row {
-            title: "request parse",
-            input: input_label(size, buf),
-            ours: Case::new("httpspan", buf.len(), move || parse_request(&mut req, buf)),
-            others: vec![
-                Case::new("httparse", buf.len(), move || {
-                    compete::httparse_request(buf);
-                }),
-                Case::new("picohttpparser", buf.len(), move || {
-                    compete::pico_request(buf);
-                }),
-            ],
-        });
-    }
-    for (size, buf) in SIZES.into_iter().zip(requests) {
-        let expected = compete::request_semantics(buf);
-        let mut req = Request::new();
-        rows.push(Row {
-            title: "request parse + semantics",
-            input: input_label(size, buf),
-            ours: Case::new("httpspan", buf.len(), move || {
-                parse_request(&mut req, buf);
-                let found = Semantics {
-                    content_length: req.content_length(),
-                    chunked: req.is_chunked(),
-                    keep_alive: req.keep_alive(),
-                };
-                assert_eq!(black_box(found), expected);
-            }),
-            others: vec![
-                Case::new("httparse", buf.len(), move || {
-                    assert_eq!(
-                        black_box(compete::httparse_request_semantics(buf)),
-                        expected
-                    );
-                }),
-                Case::new("picohttpparser", buf.len(), move || {
-                    assert_eq!(black_box(compete::pico_request_semantics(buf)), expected);
-                }),
-            ],
-        });
-    }
-    for (size, buf) in SIZES.into_iter().zip(responses) {
-        let mut res = Response::new();
-        rows.push(Row {
-            title: "response parse",
-            input: input_label(size, buf),
-            ours: Case::new("httpspan", buf.len(), move || parse_response(&mut res, buf)),
-            others: vec![
-                Case::new("httparse", buf.len(), move || {
-                    compete::httparse_response(buf);
-                }),
-                Case::new("picohttpparser", buf.len(), move || {
-                    compete::pico_response(buf);
-                }),
-            ],
-        });
-    }
-    for (size, buf) in SIZES.into_iter().zip(responses) {
-        let expected = compete::response_semantics(buf);
-        let mut res = Response::new();
-        rows.push(Row {
-            title: "response parse + semantics",
-            input: input_label(size, buf),
-            ours: Case::new("httpspan", buf.len(), move || {
-                parse_response(&mut res, buf);
-                let found = Semantics {
-                    content_length: res.content_length(),
-                    chunked: res.is_chunked(),
-                    keep_alive: res.keep_alive(),
-                };
-                assert_eq!(black_box(found), expected);
-            }),
-            others: vec![
-                Case::new("httparse", buf.len(), move || {
-                    assert_eq!(
-                        black_box(compete::httparse_response_semantics(buf)),
-                        expected
-                    );
-                }),
-                Case::new("picohttpparser", buf.len(), move || {
-                    assert_eq!(black_box(compete::pico_response_semantics(buf)), expected);
-                }),
-            ],
-        });
-    }
+    head_rows::<Request, HttparseRequest, PicoRequest>(
+        &mut rows,
+        ["request parse", "request parse + semantics"],
+        requests,
+    );
+    head_rows::<Response, HttparseResponse, PicoResponse>(
+        &mut rows,
+        ["response parse", "response parse + semantics"],
+        responses,
+    );
     rows.push(known_header_lookup());
     rows.push(chunked_decoding());
     rows.push(byte_by_byte());
