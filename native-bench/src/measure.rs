@@ -8,9 +8,11 @@ use crate::Row;
 /// The timings of one case, in nanoseconds per operation.
 #[derive(Clone, Debug)]
 pub struct Timing {
-    /// The median over the rounds: what the tables report.
+    /// The median over the rounds.
     pub median_ns: f64,
-    /// The fastest round.
+    /// The fastest round: what the tables report. On a shared machine a round can lose the CPU
+    /// or share its caches with other work, which only ever adds time, so the fastest round is
+    /// the closest to the cost of the code itself (the reasoning of Python's `timeit`).
     pub min_ns: f64,
 }
 

@@ -11,26 +11,26 @@ use std::process::ExitCode;
 use native_bench::measure::measure;
 use native_bench::report::{self, load_average, Machine};
 
+fn usage() -> ExitCode {
+    eprintln!("usage: tables [--json] [--svg FILE] [--rounds N]");
+    ExitCode::from(2)
+}
+
 fn main() -> ExitCode {
     let (mut json, mut svg, mut rounds) = (false, None, 40);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        match (arg.as_str(), args.next()) {
-            ("--json", next) => {
-                json = true;
-                if let Some(next) = next {
-                    eprintln!("error: unexpected argument {next}");
-                    return ExitCode::from(2);
-                }
-            }
-            ("--svg", Some(file)) => svg = Some(file),
-            ("--rounds", Some(n)) if n.parse::<usize>().is_ok_and(|n| n > 0) => {
-                rounds = n.parse().expect("checked");
-            }
-            _ => {
-                eprintln!("usage: tables [--json] [--svg FILE] [--rounds N]");
-                return ExitCode::from(2);
-            }
+        match arg.as_str() {
+            "--json" => json = true,
+            "--svg" => match args.next() {
+                Some(file) => svg = Some(file),
+                None => return usage(),
+            },
+            "--rounds" => match args.next().and_then(|n| n.parse::<usize>().ok()) {
+                Some(n) if n > 0 => rounds = n,
+                _ => return usage(),
+            },
+            _ => return usage(),
         }
     }
     let mut machine = Machine::this(rounds);
