@@ -22,7 +22,24 @@ use core::sync::atomic::{AtomicU8, Ordering};
 use super::scalar::Scalar;
 use super::Kernels;
 
+// The shared kernel code, wherever some SIMD backend is compiled.
+#[cfg(all(
+    not(any(miri, httpspan_force_scalar)),
+    any(
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_feature = "neon"),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )
+))]
 mod generic;
+#[cfg(all(
+    not(any(miri, httpspan_force_scalar)),
+    any(
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_feature = "neon"),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )
+))]
 mod vector;
 
 #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
