@@ -17,7 +17,7 @@ pub struct Timing {
 }
 
 /// How long a batch of calls should take; long enough for `Instant` to be precise.
-const BATCH: Duration = Duration::from_micros(500);
+const BATCH: Duration = Duration::from_micros(200);
 
 /// How many calls of `run` take about [`BATCH`].
 fn calibrate(run: &mut dyn FnMut()) -> u64 {

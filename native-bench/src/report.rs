@@ -126,7 +126,7 @@ pub fn markdown(machine: &Machine, lines: &[Line]) -> String {
     );
     let _ = writeln!(
         out,
-        "- method: {} interleaved rounds of ~0.5 ms batches per case; ns per operation of the \
+        "- method: {} interleaved rounds of ~0.2 ms batches per case; ns per operation of the \
          fastest round; ratio = other's time / httpspan's",
         machine.rounds
     );

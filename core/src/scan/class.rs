@@ -125,7 +125,7 @@ mod nibble {
     /// For a high nibble `h` below 8, `high[h]` is the bit `1 << h` and `low[l]` has that bit when
     /// byte `h * 16 + l` is in the class. The bytes 0x80..=0xFF must be all in the class (their
     /// `high` entries are 0xFF) or all outside it (0). [`nibble_tables`] checks at compile time that
-    /// the two lookups agree with [`CLASS`] on every byte.
+    /// the two lookups agree with [`CLASS`](super::CLASS) on every byte.
     pub(crate) struct NibbleTables {
         pub(crate) low: [u8; 16],
         pub(crate) high: [u8; 16],

@@ -126,7 +126,8 @@ pub mod backends {
     /// Makes the named backend the one every parse in this process uses from now on. Returns
     /// `false`, changing nothing, if this CPU cannot run it or no such backend is compiled in.
     /// The environment variable `HTTPSPAN_BACKEND`, read once before the first parse, does the
-    /// same without code.
+    /// same without code. Switching while other threads parse is harmless: every backend gives
+    /// the same results.
     pub fn force(name: &str) -> bool {
         Backend::named(name).map(arch::force).is_some()
     }

@@ -17,7 +17,7 @@ fn usage() -> ExitCode {
 }
 
 fn main() -> ExitCode {
-    let (mut json, mut svg, mut rounds) = (false, None, 40);
+    let (mut json, mut svg, mut rounds) = (false, None, 200);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
