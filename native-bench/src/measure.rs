@@ -68,3 +68,16 @@ pub fn measure(rows: &mut [Row], rounds: usize) -> Vec<Vec<Timing>> {
         .map(|row| timings.by_ref().take(1 + row.others.len()).collect())
         .collect()
 }
+
+/// Heap allocations made by one call of each case, per row: httpspan's first, then the
+/// competitors'. The closures were built before, so only the operation itself is counted.
+pub fn allocations(rows: &mut [Row]) -> Vec<Vec<u64>> {
+    rows.iter_mut()
+        .map(|row| {
+            std::iter::once(&mut row.ours)
+                .chain(row.others.iter_mut())
+                .map(|case| allocation_counter::measure(&mut case.run).count_total)
+                .collect()
+        })
+        .collect()
+}

@@ -4,11 +4,12 @@
 //!
 //! Prints a markdown table (ns per operation, GiB/s, and each competitor's time over httpspan's)
 //! headed by the CPU, httpspan's backend and the compiler; `--json` prints the same as JSON;
-//! `--svg FILE` also writes a bar chart of the ratios.
+//! `--svg FILE` also writes a bar chart of the ratios. Before timing, it checks that no
+//! httpspan case allocates, and fails if one does.
 
 use std::process::ExitCode;
 
-use native_bench::measure::measure;
+use native_bench::measure::{allocations, measure};
 use native_bench::report::{self, load_average, Machine};
 
 fn usage() -> ExitCode {
@@ -35,6 +36,17 @@ fn main() -> ExitCode {
     }
     let mut machine = Machine::this(rounds);
     let mut rows = native_bench::rows();
+    // httpspan never allocates: a row where it does is a bug, not a figure.
+    let counts = allocations(&mut rows);
+    for (row, counts) in rows.iter().zip(counts) {
+        if counts[0] != 0 {
+            eprintln!(
+                "error: {} / {}: httpspan allocated {} times",
+                row.title, row.input, counts[0]
+            );
+            return ExitCode::FAILURE;
+        }
+    }
     let timings = measure(&mut rows, rounds);
     machine.load.1 = load_average();
     let lines = report::lines(&rows, &timings);
