@@ -377,3 +377,22 @@ fn byte_by_byte() -> Row {
         ],
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// Each case once, unmeasured: `make test` then catches a case whose check no longer holds
+    /// (a parser change, an input change) without running the benchmarks.
+    #[test]
+    fn every_case_passes_its_own_check() {
+        let mut rows = super::rows();
+        assert!(rows.len() >= 17, "{} rows", rows.len());
+        for row in &mut rows {
+            assert_eq!(row.ours.name, "httpspan");
+            assert!(!row.others.is_empty(), "{}: nothing to compare with", row.title);
+            (row.ours.run)();
+            for other in &mut row.others {
+                (other.run)();
+            }
+        }
+    }
+}
