@@ -422,18 +422,13 @@ impl<const N: usize> Head<N> {
         let Some(rest) = buf.get(pos..end) else {
             return Ok(None);
         };
-        let name_len = scan::token_len(rest);
-        if name_len == 0 || rest.get(name_len) != Some(&b':') {
+        let runs = scan::field_runs(rest);
+        let (name_len, value_start, stop) = (runs.name_len, runs.value_start, runs.stop);
+        if name_len == 0 || !runs.has_colon() {
             // Token bytes hold no CR, LF or NUL.
             self.scan_from = (pos + name_len) as u32;
             return Ok(None);
         }
-        let mut value_start = name_len + 1;
-        while value_start < rest.len() && is_ws(rest[value_start]) {
-            value_start += 1;
-        }
-        let value_len = scan::field_value_len(&rest[value_start..]);
-        let stop = value_start + value_len;
         // The LF must lie inside `rest`, so inside the byte limit.
         if rest.get(stop) != Some(&b'\r') || rest.get(stop + 1) != Some(&b'\n') {
             // Neither token bytes, nor whitespace, nor value bytes are CR, LF or NUL.

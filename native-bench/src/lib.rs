@@ -388,7 +388,11 @@ mod tests {
         assert!(rows.len() >= 17, "{} rows", rows.len());
         for row in &mut rows {
             assert_eq!(row.ours.name, "httpspan");
-            assert!(!row.others.is_empty(), "{}: nothing to compare with", row.title);
+            assert!(
+                !row.others.is_empty(),
+                "{}: nothing to compare with",
+                row.title
+            );
             (row.ours.run)();
             for other in &mut row.others {
                 (other.run)();

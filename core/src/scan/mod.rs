@@ -28,7 +28,70 @@ pub(crate) trait Kernels {
     /// Length of the leading run of field-value characters: VCHAR, obs-text, SP and HTAB
     /// (RFC 9110 5.5). Reason phrases use the same class.
     fn field_value_len(bytes: &[u8]) -> usize;
+
+    /// The two runs of a field line at the start of `bytes`, in one call: the token run of the
+    /// name and, when a colon follows it, the field-value run after the colon and any SP/HTAB.
+    /// Exactly `token_len` and `field_value_len` composed; a backend overrides it only to save
+    /// a call.
+    fn field_runs(bytes: &[u8]) -> FieldRuns {
+        field_runs_with!(bytes, |name| Self::token_len(name), |value| {
+            Self::field_value_len(value)
+        })
+    }
 }
+
+/// The runs of a field line found by [`Kernels::field_runs`], as indexes into its input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FieldRuns {
+    /// Length of the token run at the start: the name, if a colon follows.
+    pub(crate) name_len: usize,
+    /// Where the value starts, after the colon and any SP/HTAB; `name_len` if no colon follows
+    /// the name.
+    pub(crate) value_start: usize,
+    /// Where the field-value run from `value_start` stops (a valid line's CR); `name_len` if no
+    /// colon follows the name.
+    pub(crate) stop: usize,
+}
+
+impl FieldRuns {
+    /// Whether a colon follows the name.
+    pub(crate) fn has_colon(&self) -> bool {
+        self.value_start > self.name_len
+    }
+}
+
+/// `field_runs` from a token kernel and a field-value kernel, written once for the scalar
+/// default and the SIMD backends (whose kernels are `unsafe` expressions, not closures, so that
+/// they inline into the backend's `#[target_feature]` function).
+macro_rules! field_runs_with {
+    ($bytes:expr, |$name:ident| $token:expr, |$value:ident| $value_run:expr) => {{
+        let bytes: &[u8] = $bytes;
+        let name_len = {
+            let $name = bytes;
+            $token
+        };
+        if bytes.get(name_len) == Some(&b':') {
+            let mut value_start = name_len + 1;
+            while value_start < bytes.len() && $crate::scan::class::is_ws(bytes[value_start]) {
+                value_start += 1;
+            }
+            let $value = &bytes[value_start..];
+            let stop = value_start + $value_run;
+            $crate::scan::FieldRuns {
+                name_len,
+                value_start,
+                stop,
+            }
+        } else {
+            $crate::scan::FieldRuns {
+                name_len,
+                value_start: name_len,
+                stop: name_len,
+            }
+        }
+    }};
+}
+pub(crate) use field_runs_with;
 
 /// Inputs shorter than this stay on the scalar kernel, inlined into the caller: no backend has a
 /// vector this narrow, and a call into a `#[target_feature]` function would cost more than the
@@ -72,6 +135,19 @@ macro_rules! dispatch {
             stop
         }
     )*};
+}
+
+/// See [`Kernels::field_runs`].
+#[inline]
+pub(crate) fn field_runs(bytes: &[u8]) -> FieldRuns {
+    let runs = if bytes.len() < SHORT {
+        <scalar::Scalar as Kernels>::field_runs(bytes)
+    } else {
+        arch::active::field_runs(bytes)
+    };
+    #[cfg(test)]
+    counter::add(bytes.len(), runs.stop);
+    runs
 }
 
 dispatch! {

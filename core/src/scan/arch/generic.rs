@@ -211,7 +211,23 @@ macro_rules! ladder {
             line_special: LineSpecialRun, token_len: TokenRun,
             target_len: TargetRun, field_value_len: ValueRun);
     };
-    (@one $feature:literal, $wide:ty, $narrow:ty, $($name:ident: $run:ident),*) => {$(
+    (@one $feature:literal, $wide:ty, $narrow:ty, $($name:ident: $run:ident),*) => {
+        /// See `Kernels::field_runs`: both runs in one call, with both vector widths.
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target feature.
+        #[target_feature(enable = $feature)]
+        pub(crate) unsafe fn field_runs(bytes: &[u8]) -> $crate::scan::FieldRuns {
+            use $crate::scan::arch::generic::{by_length, TokenRun, ValueRun};
+            $crate::scan::field_runs_with!(
+                bytes,
+                // SAFETY: the caller guarantees the feature, which both vector types need.
+                |name| unsafe { by_length::<$wide, $narrow, TokenRun>(name) },
+                // SAFETY: as above.
+                |value| unsafe { by_length::<$wide, $narrow, ValueRun>(value) }
+            )
+        }
+    $(
         /// See the kernel of the same name in `Kernels`.
         ///
         /// # Safety

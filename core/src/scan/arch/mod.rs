@@ -20,7 +20,7 @@
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::scalar::Scalar;
-use super::Kernels;
+use super::{FieldRuns, Kernels};
 
 // The shared kernel code, wherever some SIMD backend is compiled.
 #[cfg(all(
@@ -199,9 +199,9 @@ use x86_64_has;
 
 /// Dispatches one kernel to the backend's implementation.
 macro_rules! kernel_methods {
-    ($($name:ident),*) => {$(
+    ($($name:ident -> $ret:ty),*) => {$(
         #[inline(always)]
-        pub(crate) fn $name(self, bytes: &[u8]) -> usize {
+        pub(crate) fn $name(self, bytes: &[u8]) -> $ret {
             match self.0 {
                 Kind::Scalar => <Scalar as Kernels>::$name(bytes),
                 #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
@@ -230,7 +230,13 @@ macro_rules! kernel_methods {
 }
 
 impl Backend {
-    kernel_methods!(line_special, token_len, target_len, field_value_len);
+    kernel_methods!(
+        line_special -> usize,
+        token_len -> usize,
+        target_len -> usize,
+        field_value_len -> usize,
+        field_runs -> FieldRuns
+    );
 
     /// The backend's name: `avx2`, `sse4.2`, `neon`, `simd128` or `scalar`.
     pub(crate) const fn name(self) -> &'static str {
@@ -266,9 +272,9 @@ pub(crate) fn selected() -> Backend {
 
 /// The kernels of the backend in use: one atomic load and a compare per call.
 macro_rules! selected_kernels {
-    ($($name:ident),*) => {$(
+    ($($name:ident -> $ret:ty),*) => {$(
         #[inline(always)]
-        pub(crate) fn $name(bytes: &[u8]) -> usize {
+        pub(crate) fn $name(bytes: &[u8]) -> $ret {
             let id = SELECTED.load(Ordering::Relaxed);
             #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
             if id == Kind::Avx2 as u8 {
@@ -287,7 +293,13 @@ macro_rules! selected_kernels {
 /// The kernels of the backend in use.
 pub(crate) mod active {
     use super::*;
-    selected_kernels!(line_special, token_len, target_len, field_value_len);
+    selected_kernels!(
+        line_special -> usize,
+        token_len -> usize,
+        target_len -> usize,
+        field_value_len -> usize,
+        field_runs -> FieldRuns
+    );
 }
 
 /// Picks the best backend the CPU supports, or the one `HTTPSPAN_BACKEND` names (with `std`).
@@ -408,6 +420,40 @@ mod tests {
                         "{} {name}: {input:?}",
                         backend.name()
                     );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn field_runs_match_scalar_for_every_byte_around_the_colon() {
+        // A name, a colon, whitespace and a value, with every byte value put at every position:
+        // each of the name run, the colon test, the whitespace skip and the value run sees it.
+        let mut buf = [0u8; 100];
+        for backend in backends_under_test() {
+            for (colon, spaces, len) in [
+                (3, 0, 20),
+                (5, 2, 40),
+                (14, 1, 33),
+                (30, 3, 97),
+                (40, 0, 64),
+            ] {
+                let line = &mut buf[..len];
+                line.fill(b'v');
+                line[colon] = b':';
+                line[colon + 1..colon + 1 + spaces].fill(b' ');
+                for pos in 0..len {
+                    let keep = line[pos];
+                    for byte in 0..=255u8 {
+                        line[pos] = byte;
+                        assert_eq!(
+                            backend.field_runs(line),
+                            SCALAR.field_runs(line),
+                            "{}: byte {byte:#04x} at {pos} of {line:?}",
+                            backend.name()
+                        );
+                    }
+                    line[pos] = keep;
                 }
             }
         }
