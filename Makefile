@@ -6,11 +6,13 @@ CARGO ?= cargo
 FILE ?= core/testdata/request-large.http
 VECTORS ?= tests/vectors
 
-.PHONY: help inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check
+.PHONY: help inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check \
+	test-backends test-neon test-simd128 bench
 
 help:
 	@echo "make inspect [FILE=path] [LENIENT='bare_lf obs_fold']   show how httpspan parses a raw HTTP/1.1 stream"
 	@echo "make test                  run every check: fmt, clippy, tests, docs, conformance vectors"
+	@echo "make bench                 benchmark tables against httparse and picohttpparser"
 
 # Rust comes with rustup on these machines; add the components the checks use if they are
 # missing (rustup is a no-op when they are present).
@@ -50,4 +52,33 @@ vectors-check:
 		&& echo "tests/vectors match tests/vectors-gen/generate.py"
 	python3 tests/vectors-gen/check.py
 
-test: fmt-check clippy rust-tests no-std doc vectors-check conformance
+# Not part of `test`: timings are not tests. See docs/performance.md.
+bench: setup
+	$(CARGO) run --release -p native-bench --bin tables
+
+# SIMD: rust-tests and conformance above use the best backend of this CPU; run both again with
+# each other backend it can run (HTTPSPAN_BACKEND picks one), and the core's tests with NEON
+# (aarch64 under qemu-user) and SIMD128 (wasm32-wasip1 under Node's WASI).
+test-backends: setup
+	@default=$$($(CARGO) run -q --release -p conformance -- --list-backends | tail -n 1) \
+	&& for backend in $$($(CARGO) run -q --release -p conformance -- --list-backends); do \
+		[ "$$backend" = "$$default" ] && continue; \
+		echo "== backend $$backend"; \
+		HTTPSPAN_BACKEND=$$backend $(CARGO) test -q --workspace || exit 1; \
+		HTTPSPAN_BACKEND=$$backend $(CARGO) run -q --release -p conformance -- $(VECTORS) || exit 1; \
+	done
+
+test-neon: setup
+	@rustup target list --installed | grep -qx aarch64-unknown-linux-gnu \
+		|| rustup target add aarch64-unknown-linux-gnu
+	@dpkg -s gcc-aarch64-linux-gnu qemu-user >/dev/null 2>&1 || { apt-get update -qq \
+		&& DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc-aarch64-linux-gnu qemu-user; }
+	$(CARGO) test -p httpspan --target aarch64-unknown-linux-gnu --lib
+
+test-simd128: setup
+	@command -v node >/dev/null || { echo "error: node (20 or later) is needed for the wasm tests" >&2; exit 1; }
+	@rustup target list --installed | grep -qx wasm32-wasip1 || rustup target add wasm32-wasip1
+	$(CARGO) test -p httpspan --target wasm32-wasip1 --lib
+
+test: fmt-check clippy rust-tests no-std doc vectors-check conformance test-backends test-neon \
+	test-simd128

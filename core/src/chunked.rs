@@ -134,17 +134,34 @@ impl ChunkedDecoder {
                     }
                     return Ok((pos + take, Chunk::Data(pos..pos + take)));
                 }
-                State::DataCr => match b {
-                    b'\r' => self.state = State::DataLf,
-                    // The LF is taken as the whole line end: on to the next chunk-size line.
-                    b'\n' if bare_lf => self.next_chunk(),
-                    _ => return Err(Error::new(ErrorKind::MissingChunkCrlf, pos)),
-                },
+                State::DataCr => {
+                    // The common case: CRLF, then a plain chunk-size line.
+                    let after_crlf = (input.get(pos..pos + 2) == Some(b"\r\n"))
+                        .then(|| plain_size_line(input, pos + 2))
+                        .flatten();
+                    if let Some(line) = after_crlf {
+                        pos = self.data_start(line);
+                        continue;
+                    }
+                    match b {
+                        b'\r' => self.state = State::DataLf,
+                        // The LF is taken as the whole line end: on to the next chunk-size line.
+                        b'\n' if bare_lf => self.next_chunk(),
+                        _ => return Err(Error::new(ErrorKind::MissingChunkCrlf, pos)),
+                    }
+                }
                 State::DataLf => {
                     if b != b'\n' {
                         return Err(Error::new(ErrorKind::BareCr, pos));
                     }
                     self.next_chunk();
+                }
+                // The first chunk: a plain chunk-size line.
+                State::Size if self.digits == 0 && plain_size_line(input, pos).is_some() => {
+                    if let Some(line) = plain_size_line(input, pos) {
+                        pos = self.data_start(line);
+                    }
+                    continue;
                 }
                 State::Size => match hex_value(b) {
                     Some(v) => {
@@ -225,6 +242,17 @@ impl ChunkedDecoder {
         self.remaining = 0;
     }
 
+    /// The state the byte-at-a-time path would be in after the LF of `line`, and the index of
+    /// the first data byte.
+    #[inline]
+    fn data_start(&mut self, line: PlainSizeLine) -> usize {
+        self.remaining = line.size;
+        self.digits = line.digits;
+        self.ext_len = 0;
+        self.state = State::Data;
+        line.data
+    }
+
     fn count_ext(&mut self, n: usize, last: usize, limits: &Limits) -> Result<(), Error> {
         self.ext_len = self.ext_len.saturating_add(n as u32);
         if self.ext_len > limits.max_chunk_ext_bytes {
@@ -271,6 +299,39 @@ impl ChunkedDecoder {
         };
         Ok(())
     }
+}
+
+/// A chunk-size line of the common shape, `1*16HEXDIG CRLF` with a size above 0.
+#[derive(Clone, Copy)]
+struct PlainSizeLine {
+    size: u64,
+    digits: u8,
+    /// Index of the first data byte, after the LF.
+    data: usize,
+}
+
+/// The plain chunk-size line at `input[at..]`, if there is one. Anything else (extensions, the
+/// last chunk, a line cut short, an error) is left to the byte-at-a-time states, which decide it
+/// exactly as they would without this shortcut.
+#[inline]
+fn plain_size_line(input: &[u8], at: usize) -> Option<PlainSizeLine> {
+    let rest = input.get(at..)?;
+    let digits = rest
+        .iter()
+        .take(16)
+        .take_while(|&&b| hex_value(b).is_some())
+        .count();
+    if digits == 0 || rest.get(digits..digits + 2) != Some(b"\r\n") {
+        return None;
+    }
+    let size = rest[..digits]
+        .iter()
+        .fold(0u64, |n, &b| n << 4 | u64::from(hex_value(b).unwrap_or(0)));
+    (size > 0).then_some(PlainSizeLine {
+        size,
+        digits: digits as u8,
+        data: at + digits + 2,
+    })
 }
 
 #[inline]

@@ -236,6 +236,15 @@ mod flag {
     pub(super) const HOST: u16 = 64;
 }
 
+/// The known headers that `field_semantics` interprets come first in slot order, so that one
+/// compare skips the call for all the others.
+const LAST_WITH_SEMANTICS: KnownHeader = KnownHeader::Connection;
+const _: () = assert!(
+    KnownHeader::Host as u8 <= LAST_WITH_SEMANTICS as u8
+        && KnownHeader::ContentLength as u8 <= LAST_WITH_SEMANTICS as u8
+        && KnownHeader::TransferEncoding as u8 <= LAST_WITH_SEMANTICS as u8
+);
+
 /// No line is waiting for a field slot.
 const NO_OFFSET: u32 = u32::MAX;
 /// Spans are `u16`, so no byte of a head may lie at or past this offset.
@@ -376,6 +385,14 @@ impl<const N: usize> Head<N> {
                     self.next_line(next, Phase::Fields);
                 }
                 Phase::Fields => {
+                    // An obs-fold can continue a line past its CRLF, which the one-pass check
+                    // does not look for: with `obs_fold` every line takes the general path.
+                    if !self.lenient.obs_fold {
+                        if let Some(cr) = self.field_line_in_one_pass::<S>(buf)? {
+                            self.next_line(cr + 2, Phase::Fields);
+                            continue;
+                        }
+                    }
                     let Some((end, next)) = self.find_line_end::<S>(buf)? else {
                         return Ok(Status::Partial);
                     };
@@ -478,6 +495,46 @@ impl<const N: usize> Head<N> {
         Error::new(kind, self.limit_end as usize)
     }
 
+    /// The common case of a field line, in one pass over its bytes: a valid field line whose
+    /// CRLF is in the buffer is checked, stored, and its CR returned.
+    ///
+    /// The token run of the name stops at its colon, and the field-value run stops at the first
+    /// byte outside the value class, which for a valid line is the CR that ends it, so no
+    /// separate search for the line end is needed. Anything else (a line not yet complete, an
+    /// invalid byte, a limit reached, a resumed search) returns `Ok(None)` for the general path
+    /// (`find_line_end`, then `field_line`) to decide, after recording how far the line is known
+    /// to hold no CR, LF or NUL, so that those bytes are not searched twice.
+    #[inline(always)]
+    fn field_line_in_one_pass<S: StartLine>(&mut self, buf: &[u8]) -> Result<Option<usize>, Error> {
+        let pos = self.line_start as usize;
+        if self.scan_from as usize != pos || self.lines >= self.max_lines {
+            return Ok(None);
+        }
+        let end = buf.len().min(self.limit_end as usize);
+        let Some(rest) = buf.get(pos..end) else {
+            return Ok(None);
+        };
+        let runs = scan::field_runs(rest);
+        let (name_len, value_start, stop) = (runs.name_len, runs.value_start, runs.stop);
+        if name_len == 0 || !runs.has_colon() {
+            // Token bytes hold no CR, LF or NUL.
+            self.scan_from = (pos + name_len) as u32;
+            return Ok(None);
+        }
+        // The LF must lie inside `rest`, so inside the byte limit.
+        if rest.get(stop) != Some(&b'\r') || rest.get(stop + 1) != Some(&b'\n') {
+            // Neither token bytes, nor whitespace, nor value bytes are CR, LF or NUL.
+            self.scan_from = (pos + stop) as u32;
+            return Ok(None);
+        }
+        let mut value_end = stop;
+        while value_end > value_start && is_ws(rest[value_end - 1]) {
+            value_end -= 1;
+        }
+        self.store_field::<S>(buf, pos, (name_len, value_start, value_end))?;
+        Ok(Some(pos + stop))
+    }
+
     /// Checks one field line, `buf[pos..end]`, applies what it means for framing and connection,
     /// and stores it.
     fn field_line<S: StartLine>(
@@ -486,12 +543,25 @@ impl<const N: usize> Head<N> {
         pos: usize,
         end: usize,
     ) -> Result<(), Error> {
-        let line = &buf[pos..end];
-        let (name_len, value_start, value_end) = self.field_parts::<S>(line, pos)?;
+        let parts = self.field_parts::<S>(&buf[pos..end], pos)?;
+        self.store_field::<S>(buf, pos, parts)
+    }
+
+    /// Applies what a checked field line means for framing and connection, and stores it. `parts`
+    /// are the name length and the value bounds, relative to the line's start `pos`.
+    #[inline(always)]
+    fn store_field<S: StartLine>(
+        &mut self,
+        buf: &[u8],
+        pos: usize,
+        (name_len, value_start, value_end): (usize, usize, usize),
+    ) -> Result<(), Error> {
+        let line = &buf[pos..];
         // With obs-folds, the value holds the raw line breaks; the semantics read each fold as
         // whitespace, which is what `unfold` presents.
         let known = KnownHeader::from_name(&line[..name_len]);
-        if let (Some(known), false) = (known, S::KIND == HeadKind::Trailers) {
+        let with_semantics = known.filter(|&k| k <= LAST_WITH_SEMANTICS);
+        if let (Some(known), false) = (with_semantics, S::KIND == HeadKind::Trailers) {
             self.field_semantics::<S>(
                 known,
                 &line[value_start..value_end],

@@ -152,16 +152,14 @@ const TABLE_BITS: u32 = 7;
 const TABLE_SIZE: usize = 1 << TABLE_BITS;
 const EMPTY_SLOT: u8 = u8::MAX;
 
-const fn lower(b: u8) -> u8 {
-    b | (((b >= b'A') & (b <= b'Z')) as u8) << 5
-}
-
 #[inline]
 const fn bucket(len: usize, first: u8, last: u8) -> usize {
+    // Setting 0x20 folds letters (and maps some other bytes onto others, which only costs a
+    // compare that fails); it is cheaper than a real lowercase.
     let h = (len as u32)
         .wrapping_mul(0x9E37_79B1)
-        .wrapping_add((lower(first) as u32).wrapping_mul(0x85EB_CA77))
-        .wrapping_add((lower(last) as u32).wrapping_mul(0xC2B2_AE3D));
+        .wrapping_add(((first | 0x20) as u32).wrapping_mul(0x85EB_CA77))
+        .wrapping_add(((last | 0x20) as u32).wrapping_mul(0xC2B2_AE3D));
     (h >> (32 - TABLE_BITS)) as usize
 }
 
@@ -180,6 +178,100 @@ static TABLE: [u8; TABLE_SIZE] = {
     table
 };
 
+/// A name of 1 to 32 bytes as up to four little-endian words, loaded the same way for the
+/// input and the known names so that they compare word by word: a name shorter than 8 bytes is
+/// one word from two overlapping loads; a longer one is the words at 0, 8, 16 and, overlapping,
+/// the 8 bytes that end it. Words past the name are 0.
+#[inline(always)]
+const fn words(name: &[u8]) -> [u64; 4] {
+    // One unaligned load each (first_chunk is a bounds check and a load); `at + N <= len` holds
+    // at every call below, so the fallback 0 is never taken.
+    #[inline(always)]
+    const fn load8(name: &[u8], at: usize) -> u64 {
+        match name.split_at(at).1.first_chunk::<8>() {
+            Some(bytes) => u64::from_le_bytes(*bytes),
+            None => 0,
+        }
+    }
+    #[inline(always)]
+    const fn load4(name: &[u8], at: usize) -> u64 {
+        match name.split_at(at).1.first_chunk::<4>() {
+            Some(bytes) => u32::from_le_bytes(*bytes) as u64,
+            None => 0,
+        }
+    }
+    #[inline(always)]
+    const fn load2(name: &[u8], at: usize) -> u64 {
+        match name.split_at(at).1.first_chunk::<2>() {
+            Some(bytes) => u16::from_le_bytes(*bytes) as u64,
+            None => 0,
+        }
+    }
+    let len = name.len();
+    let mut w = [0u64; 4];
+    if len >= 8 {
+        // Word k is at min(8k, len - 8), for as many words as cover the name.
+        w[0] = load8(name, 0);
+        if len > 8 {
+            w[1] = load8(name, if len >= 16 { 8 } else { len - 8 });
+        }
+        if len > 16 {
+            w[2] = load8(name, if len >= 24 { 16 } else { len - 8 });
+        }
+        if len > 24 {
+            w[3] = load8(name, len - 8);
+        }
+    } else if len >= 4 {
+        w[0] = load4(name, 0) | load4(name, len - 4) << 32;
+    } else if len >= 2 {
+        w[0] = load2(name, 0) | load2(name, len - 2) << 16;
+    } else if len == 1 {
+        w[0] = name[0] as u64;
+    }
+    w
+}
+
+/// A known name as words, with the bits to set in an input's words to fold its case: 0x20 in
+/// each byte where the name has a letter. Setting 0x20 turns `A`..`Z` into `a`..`z` and no other
+/// byte into a letter, and the other bytes are compared exactly, so a match is exactly an ASCII
+/// case-insensitive match.
+struct Folded {
+    words: [u64; 4],
+    fold: [u64; 4],
+    len: usize,
+}
+
+const FOLDED: [Folded; KNOWN_COUNT] = {
+    const EMPTY: Folded = Folded {
+        words: [0; 4],
+        fold: [0; 4],
+        len: 0,
+    };
+    let mut folded = [EMPTY; KNOWN_COUNT];
+    let mut i = 0;
+    while i < KNOWN_COUNT {
+        let name = KnownHeader::ALL[i].name().as_bytes();
+        assert!(name.len() <= 32, "known names fit in four words");
+        let mut letters = [0u8; 32];
+        let mut j = 0;
+        while j < name.len() {
+            assert!(!name[j].is_ascii_uppercase(), "known names are lowercase");
+            if name[j].is_ascii_lowercase() {
+                letters[j] = 0x20;
+            }
+            j += 1;
+        }
+        let (letters, _) = letters.split_at(name.len());
+        folded[i] = Folded {
+            words: words(name),
+            fold: words(letters),
+            len: name.len(),
+        };
+        i += 1;
+    }
+    folded
+};
+
 impl KnownHeader {
     /// The known header with this name, compared case-insensitively.
     ///
@@ -191,15 +283,25 @@ impl KnownHeader {
     #[inline]
     pub fn from_name(name: &[u8]) -> Option<KnownHeader> {
         let (&first, &last) = (name.first()?, name.last()?);
+        if name.len() > 32 {
+            return None;
+        }
+        let input = words(name);
         let mut slot = bucket(name.len(), first, last);
         loop {
             let candidate = TABLE[slot];
             if candidate == EMPTY_SLOT {
                 return None;
             }
-            let known = KnownHeader::ALL[candidate as usize];
-            if known.name().as_bytes().eq_ignore_ascii_case(name) {
-                return Some(known);
+            let f = &FOLDED[candidate as usize];
+            if f.len == name.len() {
+                let differ = (input[0] | f.fold[0]) ^ f.words[0]
+                    | (input[1] | f.fold[1]) ^ f.words[1]
+                    | (input[2] | f.fold[2]) ^ f.words[2]
+                    | (input[3] | f.fold[3]) ^ f.words[3];
+                if differ == 0 {
+                    return Some(KnownHeader::ALL[candidate as usize]);
+                }
             }
             slot = (slot + 1) & (TABLE_SIZE - 1);
         }
@@ -238,6 +340,39 @@ mod tests {
             b"transfer-encodinG ",
         ] {
             assert_eq!(KnownHeader::from_name(name), None, "{name:?}");
+        }
+    }
+
+    #[test]
+    fn only_letters_fold() {
+        // Setting bit 0x20 maps CR to '-' and 0x10..=0x19 to digits: those must not match.
+        for name in [
+            &b"content\rlength"[..],
+            b"x\x12request-id",
+            b"cONTENT-TYPE\x00",
+            b"te",
+        ] {
+            let found = KnownHeader::from_name(name);
+            let want = KnownHeader::ALL
+                .iter()
+                .copied()
+                .find(|k| k.name().as_bytes().eq_ignore_ascii_case(name));
+            assert_eq!(found, want, "{name:?}");
+        }
+        // Every one-byte change of every name, in both cases, agrees with a plain compare.
+        for &known in KnownHeader::ALL {
+            let name = known.name().as_bytes();
+            for at in 0..name.len() {
+                for byte in 0..=255u8 {
+                    let mut changed = name.to_vec();
+                    changed[at] = byte;
+                    let want = KnownHeader::ALL
+                        .iter()
+                        .copied()
+                        .find(|k| k.name().as_bytes().eq_ignore_ascii_case(&changed));
+                    assert_eq!(KnownHeader::from_name(&changed), want, "{changed:?}");
+                }
+            }
         }
     }
 

@@ -75,7 +75,11 @@
 //! - **Errors you can act on.** Every [`Error`] has a stable [`ErrorKind`], the byte offset, the
 //!   status a server should answer, and the RFC section it enforces.
 //!
-//! # Cargo features
+//! # Cargo features and SIMD
+//!
+//! The byte scans run on AVX2 or SSE4.2 (x86_64), NEON (aarch64) or SIMD128 (wasm32 built with
+//! `+simd128`), with a scalar fallback that every backend is tested against byte for byte;
+//! [`backend_name`] says which one is in use.
 //!
 //! - `std` (default): implements `std::error::Error` for [`Error`]. Without it the crate is
 //!   `no_std` and uses only `core`.
@@ -123,3 +127,23 @@ pub use validate::{is_field_value, is_request_target, is_token};
 pub use writer::{
     reason_phrase, write_chunk, RequestWriter, ResponseWriter, WriteError, LAST_CHUNK,
 };
+
+/// The name of the scanning backend this process uses: `"avx2"`, `"sse4.2"`, `"neon"`,
+/// `"simd128"` or `"scalar"`.
+///
+/// On x86_64 with the `std` feature the backend is chosen at the first parse from what the CPU
+/// supports; without `std`, and on the other targets, from the target features the crate was
+/// compiled with (NEON on aarch64, `+simd128` on wasm32). Building with
+/// `RUSTFLAGS="--cfg httpspan_force_scalar"` (or under Miri) leaves only the scalar reference.
+/// Every backend gives exactly the same results; only the speed differs.
+///
+/// ```
+/// let name = httpspan::backend_name();
+/// assert!(["avx2", "sse4.2", "neon", "simd128", "scalar"].contains(&name));
+/// ```
+pub fn backend_name() -> &'static str {
+    scan::backend_name()
+}
+
+#[doc(hidden)]
+pub use scan::backends as __backends;

@@ -2,12 +2,14 @@
 //! feeds each case's input through `httpspan::stream::Decoder` all at once, one byte at a time,
 //! and at seeded random split points, and compares the outcomes with the case's `expect`.
 //!
-//! Usage: `conformance [--filter TEXT] DIR...`
+//! Usage: `conformance [--filter TEXT] DIR...`, or `conformance --list-backends` to print the
+//! scanning backends this CPU can run (the environment variable `HTTPSPAN_BACKEND` picks one).
 //!
 //! A case's optional `options` list turns on lenient settings for it (see
 //! tests/vectors-gen/README.md); an unknown option name makes the case FAIL.
 //!
-//! Prints `FAIL id: what differed` for each failing case and closes with `N passed, N failed`.
+//! Prints `FAIL id: what differed` for each failing case and closes with `N passed, N failed`;
+//! the backend used goes to stderr.
 //! Exits with status 1 if any case failed, 2 on a usage error.
 
 use std::path::{Path, PathBuf};
@@ -22,6 +24,12 @@ fn main() -> ExitCode {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--filter" => filter = args.next(),
+            "--list-backends" => {
+                for name in httpspan::__backends::available() {
+                    println!("{name}");
+                }
+                return ExitCode::SUCCESS;
+            }
             "-h" | "--help" => {
                 println!("usage: conformance [--filter TEXT] DIR...");
                 return ExitCode::SUCCESS;
@@ -60,6 +68,7 @@ fn main() -> ExitCode {
             }
         }
     }
+    eprintln!("scanning backend: {}", httpspan::backend_name());
     println!("{passed} passed, {failed} failed");
     if failed > 0 {
         ExitCode::FAILURE

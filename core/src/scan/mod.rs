@@ -10,6 +10,7 @@
 //! callers look at the byte that stopped the run to decide what it means (a colon, a space, an
 //! error), which keeps the kernels free of grammar and easy to check exhaustively.
 
+pub(crate) mod arch;
 pub(crate) mod class;
 pub(crate) mod scalar;
 
@@ -27,10 +28,75 @@ pub(crate) trait Kernels {
     /// Length of the leading run of field-value characters: VCHAR, obs-text, SP and HTAB
     /// (RFC 9110 5.5). Reason phrases use the same class.
     fn field_value_len(bytes: &[u8]) -> usize;
+
+    /// The two runs of a field line at the start of `bytes`, in one call: the token run of the
+    /// name and, when a colon follows it, the field-value run after the colon and any SP/HTAB.
+    /// Exactly `token_len` and `field_value_len` composed; a backend overrides it only to save
+    /// a call.
+    fn field_runs(bytes: &[u8]) -> FieldRuns {
+        field_runs_with!(bytes, |name| Self::token_len(name), |value| {
+            Self::field_value_len(value)
+        })
+    }
 }
 
-/// The backend in use. Only the scalar reference exists so far.
-type Active = scalar::Scalar;
+/// The runs of a field line found by [`Kernels::field_runs`], as indexes into its input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FieldRuns {
+    /// Length of the token run at the start: the name, if a colon follows.
+    pub(crate) name_len: usize,
+    /// Where the value starts, after the colon and any SP/HTAB; `name_len` if no colon follows
+    /// the name.
+    pub(crate) value_start: usize,
+    /// Where the field-value run from `value_start` stops (a valid line's CR); `name_len` if no
+    /// colon follows the name.
+    pub(crate) stop: usize,
+}
+
+impl FieldRuns {
+    /// Whether a colon follows the name.
+    pub(crate) fn has_colon(&self) -> bool {
+        self.value_start > self.name_len
+    }
+}
+
+/// `field_runs` from a token kernel and a field-value kernel, written once for the scalar
+/// default and the SIMD backends (whose kernels are `unsafe` expressions, not closures, so that
+/// they inline into the backend's `#[target_feature]` function).
+macro_rules! field_runs_with {
+    ($bytes:expr, |$name:ident| $token:expr, |$value:ident| $value_run:expr) => {{
+        let bytes: &[u8] = $bytes;
+        let name_len = {
+            let $name = bytes;
+            $token
+        };
+        if bytes.get(name_len) == Some(&b':') {
+            let mut value_start = name_len + 1;
+            while value_start < bytes.len() && $crate::scan::class::is_ws(bytes[value_start]) {
+                value_start += 1;
+            }
+            let $value = &bytes[value_start..];
+            let stop = value_start + $value_run;
+            $crate::scan::FieldRuns {
+                name_len,
+                value_start,
+                stop,
+            }
+        } else {
+            $crate::scan::FieldRuns {
+                name_len,
+                value_start: name_len,
+                stop: name_len,
+            }
+        }
+    }};
+}
+pub(crate) use field_runs_with;
+
+/// Inputs shorter than this stay on the scalar kernel, inlined into the caller: no backend has a
+/// vector this narrow, and a call into a `#[target_feature]` function would cost more than the
+/// few bytes.
+const SHORT: usize = 16;
 
 #[cfg(test)]
 pub(crate) mod counter {
@@ -59,12 +125,29 @@ macro_rules! dispatch {
         $(#[$doc])*
         #[inline]
         pub(crate) fn $name(bytes: &[u8]) -> usize {
-            let stop = <Active as Kernels>::$name(bytes);
+            let stop = if bytes.len() < SHORT {
+                <scalar::Scalar as Kernels>::$name(bytes)
+            } else {
+                arch::active::$name(bytes)
+            };
             #[cfg(test)]
             counter::add(bytes.len(), stop);
             stop
         }
     )*};
+}
+
+/// See [`Kernels::field_runs`].
+#[inline]
+pub(crate) fn field_runs(bytes: &[u8]) -> FieldRuns {
+    let runs = if bytes.len() < SHORT {
+        <scalar::Scalar as Kernels>::field_runs(bytes)
+    } else {
+        arch::active::field_runs(bytes)
+    };
+    #[cfg(test)]
+    counter::add(bytes.len(), runs.stop);
+    runs
 }
 
 dispatch! {
@@ -76,4 +159,65 @@ dispatch! {
     target_len,
     /// See [`Kernels::field_value_len`].
     field_value_len
+}
+
+/// The name of the backend in use. See [`crate::backend_name`].
+pub(crate) fn backend_name() -> &'static str {
+    arch::selected().name()
+}
+
+/// Hooks for tests and fuzzers that run every backend and compare it with the scalar reference.
+/// Not part of the stable API.
+pub mod backends {
+    use super::arch::{self, Backend};
+
+    /// One of the scanning kernels.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Kernel {
+        /// Index of the first CR, LF or NUL.
+        LineSpecial,
+        /// Length of the leading run of `tchar`.
+        TokenLen,
+        /// Length of the leading run of request-target bytes (`%`, `[`, `]` stop it).
+        TargetLen,
+        /// Length of the leading run of field-value bytes.
+        FieldValueLen,
+    }
+
+    impl Kernel {
+        /// Every kernel.
+        pub const ALL: [Kernel; 4] = [
+            Kernel::LineSpecial,
+            Kernel::TokenLen,
+            Kernel::TargetLen,
+            Kernel::FieldValueLen,
+        ];
+    }
+
+    /// The names of the backends this CPU can run, `"scalar"` (the reference) first.
+    pub fn available() -> impl Iterator<Item = &'static str> {
+        Backend::available().map(Backend::name)
+    }
+
+    /// Makes the named backend the one every parse in this process uses from now on. Returns
+    /// `false`, changing nothing, if this CPU cannot run it or no such backend is compiled in.
+    /// The environment variable `HTTPSPAN_BACKEND`, read once before the first parse, does the
+    /// same without code. Switching while other threads parse is harmless: every backend gives
+    /// the same results.
+    pub fn force(name: &str) -> bool {
+        Backend::named(name).map(arch::force).is_some()
+    }
+
+    /// Runs one kernel of the named backend on `bytes`, whichever backend is in use; `None` if
+    /// this CPU cannot run it. Kernels accept any input, so the result can be compared with
+    /// `scan("scalar", ..)` on any bytes.
+    pub fn scan(name: &str, kernel: Kernel, bytes: &[u8]) -> Option<usize> {
+        let backend = Backend::named(name)?;
+        Some(match kernel {
+            Kernel::LineSpecial => backend.line_special(bytes),
+            Kernel::TokenLen => backend.token_len(bytes),
+            Kernel::TargetLen => backend.target_len(bytes),
+            Kernel::FieldValueLen => backend.field_value_len(bytes),
+        })
+    }
 }

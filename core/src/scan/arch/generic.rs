@@ -1,0 +1,248 @@
+//! The kernels, written once over [`Vector`]; each backend instantiates them with its registers.
+//!
+//! Every kernel asks the same question: the index of the first byte that stops a run. In
+//! pseudo-code, for a vector width `W` and an input of at least `W` bytes:
+//!
+//! ```text
+//! for each W-byte block at i (and once more for the last W bytes, overlapping):
+//!     mask = stops(block)            // 0xFF for each byte that ends the run
+//!     if mask != 0: return i + first set byte of mask
+//! return len
+//! ```
+//!
+//! Optimizations, in order of what they buy on HTTP heads:
+//!
+//! 1. The tail is one unaligned load of the last `W` bytes, which overlaps bytes already known not
+//!    to stop the run, so the first stop it finds is the first of the input. No scalar tail loop.
+//! 2. A class of bytes is tested with two 16-entry table lookups (one per nibble) and an `and`,
+//!    whatever the class: the tables are built at compile time from the one byte-class table, so
+//!    the grammar stays in `class.rs`.
+//! 3. Inputs shorter than `W` go to a narrower vector, then to the scalar kernel (see
+//!    [`ladder`]): short field values are common, and a scalar loop over a few bytes is cheaper
+//!    than setting up a vector.
+
+use super::vector::{MoveMask, Vector};
+use crate::scan::class::{NibbleTables, TARGET_TABLES, TOKEN_TABLES, VALUE_TABLES};
+use crate::scan::scalar::Scalar;
+use crate::scan::Kernels;
+
+/// What ends a run, as a vector operation on one block.
+pub(crate) trait Stops<V: Vector>: Copy {
+    /// 0xFF for each byte of `block` that ends the run, 0 for the others.
+    ///
+    /// # Safety
+    /// The CPU supports the backend's feature.
+    unsafe fn stops(self, block: V) -> V;
+}
+
+/// Stops at CR, LF and NUL: the end of a line, or a byte that makes it invalid.
+#[derive(Clone, Copy)]
+pub(crate) struct LineSpecial<V> {
+    cr: V,
+    lf: V,
+    nul: V,
+}
+
+impl<V: Vector> LineSpecial<V> {
+    /// # Safety
+    /// The CPU supports the backend's feature.
+    #[inline(always)]
+    pub(crate) unsafe fn new() -> Self {
+        // SAFETY: the caller guarantees the feature.
+        unsafe {
+            LineSpecial {
+                cr: V::splat(b'\r'),
+                lf: V::splat(b'\n'),
+                nul: V::splat(0),
+            }
+        }
+    }
+}
+
+impl<V: Vector> Stops<V> for LineSpecial<V> {
+    #[inline(always)]
+    unsafe fn stops(self, block: V) -> V {
+        // SAFETY: the caller guarantees the feature.
+        unsafe {
+            block
+                .cmpeq(self.cr)
+                .or(block.cmpeq(self.lf))
+                .or(block.cmpeq(self.nul))
+        }
+    }
+}
+
+/// Stops at the first byte outside a class given by its [`NibbleTables`]: a byte `b` is in the
+/// class when `low[b & 15] & high[b >> 4] != 0`.
+#[derive(Clone, Copy)]
+pub(crate) struct OutsideClass<V> {
+    low: V,
+    high: V,
+    low_nibble: V,
+    zero: V,
+}
+
+impl<V: Vector> OutsideClass<V> {
+    /// # Safety
+    /// The CPU supports the backend's feature.
+    #[inline(always)]
+    pub(crate) unsafe fn new(tables: &NibbleTables) -> Self {
+        // SAFETY: the caller guarantees the feature.
+        unsafe {
+            OutsideClass {
+                low: V::table(&tables.low),
+                high: V::table(&tables.high),
+                low_nibble: V::splat(0x0f),
+                zero: V::splat(0),
+            }
+        }
+    }
+}
+
+impl<V: Vector> Stops<V> for OutsideClass<V> {
+    #[inline(always)]
+    unsafe fn stops(self, block: V) -> V {
+        // SAFETY: the caller guarantees the feature.
+        unsafe {
+            let low = self.low.shuffle(block.and(self.low_nibble));
+            let high = self.high.shuffle(block.high_nibbles());
+            low.and(high).cmpeq(self.zero)
+        }
+    }
+}
+
+/// Index of the first byte of `bytes` that `stops` marks, or `bytes.len()`.
+///
+/// # Safety
+/// The CPU supports the backend's feature, and `bytes.len() >= V::BYTES`.
+#[inline(always)]
+pub(crate) unsafe fn first_stop<V: Vector, S: Stops<V>>(bytes: &[u8], stops: S) -> usize {
+    debug_assert!(bytes.len() >= V::BYTES);
+    let len = bytes.len();
+    let start = bytes.as_ptr();
+    let last = len - V::BYTES;
+    let mut i = 0;
+    while i < last {
+        // SAFETY: i < last = len - BYTES, so i..i + BYTES is inside `bytes`; the caller
+        // guarantees the feature.
+        let mask = unsafe { stops.stops(V::load_unaligned(start.add(i))).movemask() };
+        if mask.has_non_zero() {
+            return i + mask.first_offset();
+        }
+        i += V::BYTES;
+    }
+    // The last block overlaps bytes already checked, none of which stops the run, so its first
+    // stop is the first of the input.
+    // SAFETY: last + BYTES = len; the caller guarantees the feature.
+    let mask = unsafe { stops.stops(V::load_unaligned(start.add(last))).movemask() };
+    if mask.has_non_zero() {
+        last + mask.first_offset()
+    } else {
+        len
+    }
+}
+
+/// One kernel: what stops its run, and its scalar reference for inputs too short for a vector.
+pub(crate) trait Run {
+    /// The vector test.
+    type Stops<V: Vector>: Stops<V>;
+    /// The test's constants for vector type `V`.
+    ///
+    /// # Safety
+    /// The CPU supports the backend's feature.
+    unsafe fn stops<V: Vector>() -> Self::Stops<V>;
+    /// The scalar kernel.
+    fn scalar(bytes: &[u8]) -> usize;
+}
+
+macro_rules! runs {
+    ($( $(#[$doc:meta])* $name:ident: $stops:ident ($($tables:expr)?) = $kernel:ident; )*) => {$(
+        $(#[$doc])*
+        pub(crate) struct $name;
+
+        impl Run for $name {
+            type Stops<V: Vector> = $stops<V>;
+            #[inline(always)]
+            unsafe fn stops<V: Vector>() -> $stops<V> {
+                // SAFETY: the caller guarantees the feature.
+                unsafe { $stops::new($($tables)?) }
+            }
+            #[inline(always)]
+            fn scalar(bytes: &[u8]) -> usize {
+                <Scalar as Kernels>::$kernel(bytes)
+            }
+        }
+    )*};
+}
+
+runs! {
+    /// [`Kernels::line_special`].
+    LineSpecialRun: LineSpecial() = line_special;
+    /// [`Kernels::token_len`].
+    TokenRun: OutsideClass(&TOKEN_TABLES) = token_len;
+    /// [`Kernels::target_len`].
+    TargetRun: OutsideClass(&TARGET_TABLES) = target_len;
+    /// [`Kernels::field_value_len`].
+    ValueRun: OutsideClass(&VALUE_TABLES) = field_value_len;
+}
+
+/// The kernel `R` on `bytes`: with the wide vector `W` if the input is at least that long, else
+/// with the narrow vector `N`, else with the scalar kernel.
+///
+/// # Safety
+/// The CPU supports the features of `W` and `N`.
+#[inline(always)]
+pub(crate) unsafe fn by_length<W: Vector, N: Vector, R: Run>(bytes: &[u8]) -> usize {
+    if bytes.len() >= W::BYTES {
+        // SAFETY: the caller guarantees the feature; the length is checked above.
+        unsafe { first_stop::<W, _>(bytes, R::stops::<W>()) }
+    } else if bytes.len() >= N::BYTES {
+        // SAFETY: as above.
+        unsafe { first_stop::<N, _>(bytes, R::stops::<N>()) }
+    } else {
+        R::scalar(bytes)
+    }
+}
+
+/// Defines the four kernels of a backend as `#[target_feature]` functions over [`by_length`].
+macro_rules! ladder {
+    ($feature:literal, $wide:ty, $narrow:ty) => {
+        $crate::scan::arch::generic::ladder!(@one $feature, $wide, $narrow,
+            line_special: LineSpecialRun, token_len: TokenRun,
+            target_len: TargetRun, field_value_len: ValueRun);
+    };
+    (@one $feature:literal, $wide:ty, $narrow:ty, $($name:ident: $run:ident),*) => {
+        /// See `Kernels::field_runs`: both runs in one call, with both vector widths.
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target feature.
+        #[target_feature(enable = $feature)]
+        pub(crate) unsafe fn field_runs(bytes: &[u8]) -> $crate::scan::FieldRuns {
+            use $crate::scan::arch::generic::{by_length, TokenRun, ValueRun};
+            $crate::scan::field_runs_with!(
+                bytes,
+                // SAFETY: the caller guarantees the feature, which both vector types need.
+                |name| unsafe { by_length::<$wide, $narrow, TokenRun>(name) },
+                // SAFETY: as above.
+                |value| unsafe { by_length::<$wide, $narrow, ValueRun>(value) }
+            )
+        }
+    $(
+        /// See the kernel of the same name in `Kernels`.
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target feature.
+        #[target_feature(enable = $feature)]
+        pub(crate) unsafe fn $name(bytes: &[u8]) -> usize {
+            // SAFETY: the caller guarantees the feature, which both vector types need.
+            unsafe {
+                $crate::scan::arch::generic::by_length::<
+                    $wide,
+                    $narrow,
+                    $crate::scan::arch::generic::$run,
+                >(bytes)
+            }
+        }
+    )*};
+}
+pub(crate) use ladder;

@@ -1,0 +1,493 @@
+//! SIMD backends of the scanning kernels, and the choice among them.
+//!
+//! This is the only module with `unsafe` code: the intrinsics need it. Each backend implements the
+//! few operations of [`vector::Vector`] for its registers; the kernels are written once, in
+//! [`generic`], and each backend module instantiates them as `#[target_feature]` functions.
+//!
+//! | backend | registers | chosen |
+//! | --- | --- | --- |
+//! | AVX2 | 32 and 16 bytes | x86_64, at run time with `std`, else when compiled with `+avx2` |
+//! | SSE4.2 | 16 bytes | x86_64, the same way, when AVX2 is missing |
+//! | NEON | 16 bytes | aarch64, at compile time |
+//! | SIMD128 | 16 bytes | wasm32 compiled with `+simd128` |
+//! | scalar | bytes | otherwise, under Miri, and with `--cfg httpspan_force_scalar` |
+//!
+//! The choice is made once and cached in an atomic. With `std`, the environment variable
+//! `HTTPSPAN_BACKEND` (read at that moment) may name another backend the CPU supports, so that
+//! tests can run once per backend; [`force`] does the same from code.
+#![allow(unsafe_code)]
+
+use core::sync::atomic::{AtomicU8, Ordering};
+
+use super::scalar::Scalar;
+use super::{FieldRuns, Kernels};
+
+// The shared kernel code, wherever some SIMD backend is compiled.
+#[cfg(all(
+    not(any(miri, httpspan_force_scalar)),
+    any(
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_feature = "neon"),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )
+))]
+mod generic;
+#[cfg(all(
+    not(any(miri, httpspan_force_scalar)),
+    any(
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_feature = "neon"),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )
+))]
+mod vector;
+
+#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+mod x86_64;
+
+#[cfg(all(
+    target_arch = "aarch64",
+    target_feature = "neon",
+    not(any(miri, httpspan_force_scalar))
+))]
+mod aarch64;
+
+#[cfg(all(
+    target_arch = "wasm32",
+    target_feature = "simd128",
+    not(any(miri, httpspan_force_scalar))
+))]
+mod wasm32;
+
+/// A scanning backend that this CPU can run.
+///
+/// INVARIANT: a `Backend` other than scalar exists only once its CPU feature has been confirmed
+/// (at run time, or by the compile-time target features). The field is private to this module,
+/// so no other code can make one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Backend(Kind);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+enum Kind {
+    Scalar = 1,
+    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+    Sse42 = 2,
+    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+    Avx2 = 3,
+    #[cfg(all(
+        target_arch = "aarch64",
+        target_feature = "neon",
+        not(any(miri, httpspan_force_scalar))
+    ))]
+    Neon = 4,
+    #[cfg(all(
+        target_arch = "wasm32",
+        target_feature = "simd128",
+        not(any(miri, httpspan_force_scalar))
+    ))]
+    Simd128 = 5,
+}
+
+/// Every backend compiled into this build, best last.
+const COMPILED: &[Kind] = &[
+    Kind::Scalar,
+    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+    Kind::Sse42,
+    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+    Kind::Avx2,
+    #[cfg(all(
+        target_arch = "aarch64",
+        target_feature = "neon",
+        not(any(miri, httpspan_force_scalar))
+    ))]
+    Kind::Neon,
+    #[cfg(all(
+        target_arch = "wasm32",
+        target_feature = "simd128",
+        not(any(miri, httpspan_force_scalar))
+    ))]
+    Kind::Simd128,
+];
+
+impl Kind {
+    const fn name(self) -> &'static str {
+        match self {
+            Kind::Scalar => "scalar",
+            #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+            Kind::Sse42 => "sse4.2",
+            #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+            Kind::Avx2 => "avx2",
+            #[cfg(all(
+                target_arch = "aarch64",
+                target_feature = "neon",
+                not(any(miri, httpspan_force_scalar))
+            ))]
+            Kind::Neon => "neon",
+            #[cfg(all(
+                target_arch = "wasm32",
+                target_feature = "simd128",
+                not(any(miri, httpspan_force_scalar))
+            ))]
+            Kind::Simd128 => "simd128",
+        }
+    }
+
+    /// The kind whose number is `id`.
+    #[inline(always)]
+    const fn from_id(id: u8) -> Option<Kind> {
+        match id {
+            1 => Some(Kind::Scalar),
+            #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+            2 => Some(Kind::Sse42),
+            #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+            3 => Some(Kind::Avx2),
+            #[cfg(all(
+                target_arch = "aarch64",
+                target_feature = "neon",
+                not(any(miri, httpspan_force_scalar))
+            ))]
+            4 => Some(Kind::Neon),
+            #[cfg(all(
+                target_arch = "wasm32",
+                target_feature = "simd128",
+                not(any(miri, httpspan_force_scalar))
+            ))]
+            5 => Some(Kind::Simd128),
+            _ => None,
+        }
+    }
+
+    /// Whether this CPU can run the backend.
+    fn is_supported(self) -> bool {
+        match self {
+            Kind::Scalar => true,
+            #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+            Kind::Sse42 => x86_64_has!("sse4.2"),
+            #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+            Kind::Avx2 => x86_64_has!("avx2"),
+            // Compiled in only when the target enables the feature.
+            #[cfg(all(
+                target_arch = "aarch64",
+                target_feature = "neon",
+                not(any(miri, httpspan_force_scalar))
+            ))]
+            Kind::Neon => true,
+            #[cfg(all(
+                target_arch = "wasm32",
+                target_feature = "simd128",
+                not(any(miri, httpspan_force_scalar))
+            ))]
+            Kind::Simd128 => true,
+        }
+    }
+}
+
+/// Whether the CPU has an x86_64 feature: asked at run time with `std`, else known at compile time.
+#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+macro_rules! x86_64_has {
+    ($feature:tt) => {{
+        #[cfg(feature = "std")]
+        let has = std::is_x86_feature_detected!($feature);
+        #[cfg(not(feature = "std"))]
+        let has = cfg!(target_feature = $feature);
+        has
+    }};
+}
+#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+use x86_64_has;
+
+/// Dispatches one kernel to the backend's implementation.
+macro_rules! kernel_methods {
+    ($($name:ident -> $ret:ty),*) => {$(
+        #[inline(always)]
+        pub(crate) fn $name(self, bytes: &[u8]) -> $ret {
+            match self.0 {
+                Kind::Scalar => <Scalar as Kernels>::$name(bytes),
+                #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+                // SAFETY: the Backend invariant: the CPU has SSE4.2.
+                Kind::Sse42 => unsafe { x86_64::sse42::$name(bytes) },
+                #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+                // SAFETY: the Backend invariant: the CPU has AVX2.
+                Kind::Avx2 => unsafe { x86_64::avx2::$name(bytes) },
+                #[cfg(all(
+                    target_arch = "aarch64",
+                    target_feature = "neon",
+                    not(any(miri, httpspan_force_scalar))
+                ))]
+                // SAFETY: NEON is enabled at compile time for this target.
+                Kind::Neon => unsafe { aarch64::neon::$name(bytes) },
+                #[cfg(all(
+                    target_arch = "wasm32",
+                    target_feature = "simd128",
+                    not(any(miri, httpspan_force_scalar))
+                ))]
+                // SAFETY: SIMD128 is enabled at compile time for this module.
+                Kind::Simd128 => unsafe { wasm32::simd128::$name(bytes) },
+            }
+        }
+    )*};
+}
+
+impl Backend {
+    kernel_methods!(
+        line_special -> usize,
+        token_len -> usize,
+        target_len -> usize,
+        field_value_len -> usize,
+        field_runs -> FieldRuns
+    );
+
+    /// The backend's name: `avx2`, `sse4.2`, `neon`, `simd128` or `scalar`.
+    pub(crate) const fn name(self) -> &'static str {
+        self.0.name()
+    }
+
+    /// The backends this CPU can run, the scalar reference first.
+    pub(crate) fn available() -> impl Iterator<Item = Backend> {
+        COMPILED
+            .iter()
+            .filter(|kind| kind.is_supported())
+            .map(|&kind| Backend(kind))
+    }
+
+    /// The backend this CPU can run with this name.
+    pub(crate) fn named(name: &str) -> Option<Backend> {
+        Backend::available().find(|b| b.name() == name)
+    }
+}
+
+/// The chosen backend's `Kind` as a number, or 0 before the first choice.
+static SELECTED: AtomicU8 = AtomicU8::new(0);
+
+/// The backend in use, chosen on first use.
+#[inline(always)]
+pub(crate) fn selected() -> Backend {
+    match Kind::from_id(SELECTED.load(Ordering::Relaxed)) {
+        // Only `choose` and `force` store ids, and only of supported backends.
+        Some(kind) => Backend(kind),
+        None => choose(),
+    }
+}
+
+/// The kernels of the backend in use: one atomic load and a compare per call.
+macro_rules! selected_kernels {
+    ($($name:ident -> $ret:ty),*) => {$(
+        #[inline(always)]
+        pub(crate) fn $name(bytes: &[u8]) -> $ret {
+            let id = SELECTED.load(Ordering::Relaxed);
+            #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+            if id == Kind::Avx2 as u8 {
+                // SAFETY: only `choose` and `force` store an id, and only that of a `Backend`,
+                // which exists only once the CPU is known to have its feature.
+                return unsafe { x86_64::avx2::$name(bytes) };
+            }
+            if id == 0 {
+                return choose().$name(bytes);
+            }
+            Backend(Kind::from_id(id).unwrap_or(Kind::Scalar)).$name(bytes)
+        }
+    )*};
+}
+
+/// The kernels of the backend in use.
+pub(crate) mod active {
+    use super::*;
+    selected_kernels!(
+        line_special -> usize,
+        token_len -> usize,
+        target_len -> usize,
+        field_value_len -> usize,
+        field_runs -> FieldRuns
+    );
+}
+
+/// Picks the best backend the CPU supports, or the one `HTTPSPAN_BACKEND` names (with `std`).
+/// Reading the variable allocates once, and only when it is set.
+#[cold]
+#[inline(never)]
+fn choose() -> Backend {
+    #[cfg(feature = "std")]
+    let requested = std::env::var_os("HTTPSPAN_BACKEND");
+    #[cfg(feature = "std")]
+    let requested = requested
+        .as_ref()
+        .and_then(|name| name.to_str())
+        .and_then(Backend::named);
+    #[cfg(not(feature = "std"))]
+    let requested = None;
+    let backend = requested.unwrap_or_else(|| Backend::available().last().unwrap_or(SCALAR));
+    SELECTED.store(backend.0 as u8, Ordering::Relaxed);
+    backend
+}
+
+/// The scalar reference.
+pub(crate) const SCALAR: Backend = Backend(Kind::Scalar);
+
+/// Makes `backend` the one in use from now on, for every thread.
+pub(crate) fn force(backend: Backend) {
+    SELECTED.store(backend.0 as u8, Ordering::Relaxed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type KernelFn = fn(Backend, &[u8]) -> usize;
+
+    /// Each kernel with a byte inside its class, to fill the input around the byte under test.
+    const KERNELS: [(&str, KernelFn, u8); 4] = [
+        ("line_special", Backend::line_special, b'a'),
+        ("token_len", Backend::token_len, b'a'),
+        ("target_len", Backend::target_len, b'a'),
+        ("field_value_len", Backend::field_value_len, b'a'),
+    ];
+
+    /// Lengths around every block boundary of 16- and 32-byte vectors: shorter than a vector, one
+    /// vector, a vector and a tail, two of each, and the overlapping last load.
+    fn lengths() -> impl Iterator<Item = usize> {
+        (1..=66).chain([79, 80, 81, 95, 96, 97, 127, 128, 129])
+    }
+
+    /// The backends to check: all that this CPU runs, or only the one the suite runs with when
+    /// the Makefile runs it once per backend.
+    fn backends_under_test() -> std::vec::Vec<Backend> {
+        match std::env::var("HTTPSPAN_BACKEND") {
+            Ok(name) => Backend::named(&name).into_iter().collect(),
+            Err(_) => Backend::available().collect(),
+        }
+    }
+
+    #[test]
+    fn every_byte_at_every_position_matches_scalar() {
+        let mut buf = [0u8; 132];
+        for backend in backends_under_test() {
+            for (name, kernel, filler) in KERNELS {
+                // The scalar kernel on the byte alone: whether it stops the run.
+                let mut stops = [false; 256];
+                for byte in 0..=255u8 {
+                    stops[byte as usize] = kernel(SCALAR, &[byte]) == 0;
+                }
+                for len in lengths() {
+                    // Unaligned starts as well: the loads are unaligned.
+                    let start = len % 4;
+                    buf.fill(filler);
+                    let input = &mut buf[start..start + len];
+                    for pos in 0..len {
+                        for byte in 0..=255u8 {
+                            input[pos] = byte;
+                            let want = if stops[byte as usize] { pos } else { len };
+                            assert_eq!(
+                                kernel(backend, input),
+                                want,
+                                "{} {name}: byte {byte:#04x} at {pos} of {len}",
+                                backend.name()
+                            );
+                        }
+                        input[pos] = filler;
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_first_of_several_stops_is_found() {
+        // A deterministic mix of class bytes and stops, at many lengths and offsets.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut buf = [0u8; 200];
+        for backend in backends_under_test() {
+            for (name, kernel, filler) in KERNELS {
+                for round in 0..3000 {
+                    buf.fill(filler);
+                    let stops = (round % 4) + 1;
+                    for _ in 0..stops {
+                        let at = next() as usize % buf.len();
+                        buf[at] = next() as u8;
+                    }
+                    let start = next() as usize % 8;
+                    let len = next() as usize % (buf.len() - start);
+                    let input = &buf[start..start + len];
+                    assert_eq!(
+                        kernel(backend, input),
+                        kernel(SCALAR, input),
+                        "{} {name}: {input:?}",
+                        backend.name()
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn field_runs_match_scalar_for_every_byte_around_the_colon() {
+        // A name, a colon, whitespace and a value, with every byte value put at every position:
+        // each of the name run, the colon test, the whitespace skip and the value run sees it.
+        let mut buf = [0u8; 100];
+        for backend in backends_under_test() {
+            for (colon, spaces, len) in [
+                (3, 0, 20),
+                (5, 2, 40),
+                (14, 1, 33),
+                (30, 3, 97),
+                (40, 0, 64),
+            ] {
+                let line = &mut buf[..len];
+                line.fill(b'v');
+                line[colon] = b':';
+                line[colon + 1..colon + 1 + spaces].fill(b' ');
+                for pos in 0..len {
+                    let keep = line[pos];
+                    for byte in 0..=255u8 {
+                        line[pos] = byte;
+                        assert_eq!(
+                            backend.field_runs(line),
+                            SCALAR.field_runs(line),
+                            "{}: byte {byte:#04x} at {pos} of {line:?}",
+                            backend.name()
+                        );
+                    }
+                    line[pos] = keep;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn this_machine_runs_a_simd_backend_where_one_is_compiled() {
+        let names: std::vec::Vec<_> = Backend::available().map(Backend::name).collect();
+        assert_eq!(names[0], "scalar");
+        assert_eq!(names.len(), COMPILED.len(), "compiled: {COMPILED:?}");
+    }
+
+    /// The SIMD backend of a cross target is the one the tests run with: a `RUSTFLAGS` in the
+    /// environment replaces the `+simd128` of `.cargo/config.toml` without a word.
+    #[test]
+    #[cfg(not(any(miri, httpspan_force_scalar)))]
+    fn cross_targets_run_their_simd_backend() {
+        let expected = match () {
+            _ if cfg!(target_arch = "aarch64") => "neon",
+            _ if cfg!(target_arch = "wasm32") => "simd128",
+            _ => return,
+        };
+        assert_eq!(
+            Backend::available().last().map(Backend::name),
+            Some(expected)
+        );
+    }
+
+    #[test]
+    fn the_requested_backend_is_the_one_in_use() {
+        // The Makefile runs the suite once per backend through this variable; a name this CPU
+        // cannot run must not silently fall back to another backend.
+        if let Ok(name) = std::env::var("HTTPSPAN_BACKEND") {
+            assert_eq!(selected().name(), name);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+//! Parses one input many times, for `valgrind --tool=callgrind` instruction counts:
+//! `cargo build --release -p native-bench --example profile` then
+//! `valgrind --tool=callgrind target/release/examples/profile request-large 1000`.
+//! `httparse:request-large` (or `pico:`) runs a competitor on the same input instead.
+
+use std::hint::black_box;
+
+use httpspan::{Request, Response, Status};
+use native_bench::inputs;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let which = args.next().unwrap_or_else(|| "request-large".into());
+    let times: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(1000);
+    let (parser, input) = which
+        .split_once(':')
+        .unwrap_or(("httpspan", which.as_str()));
+    let buf = match input {
+        "request-small" => inputs::REQUEST_SMALL,
+        "request-medium" => inputs::REQUEST_MEDIUM,
+        "request-large" => inputs::REQUEST_LARGE,
+        "response-small" => inputs::RESPONSE_SMALL,
+        "response-medium" => inputs::RESPONSE_MEDIUM,
+        "response-large" => inputs::RESPONSE_LARGE,
+        other => panic!("unknown input {other}"),
+    };
+    let complete = Ok(Status::Complete {
+        head_len: buf.len(),
+    });
+    let request = input.starts_with("request");
+    if parser != "httpspan" {
+        for _ in 0..times {
+            match (parser, request) {
+                ("httparse", true) => native_bench::compete::httparse_request(buf),
+                ("httparse", false) => native_bench::compete::httparse_response(buf),
+                ("pico", true) => native_bench::compete::pico_request(buf),
+                ("pico", false) => native_bench::compete::pico_response(buf),
+                _ => panic!("unknown parser {parser}"),
+            };
+        }
+    } else if request {
+        let mut req = Request::new();
+        for _ in 0..times {
+            req.reset();
+            assert_eq!(req.parse(black_box(buf)), complete);
+        }
+    } else {
+        let mut res = Response::new();
+        for _ in 0..times {
+            res.reset();
+            assert_eq!(res.parse(black_box(buf)), complete);
+        }
+    }
+}
