@@ -6,11 +6,14 @@ CARGO ?= cargo
 FILE ?= core/testdata/request-large.http
 VECTORS ?= tests/vectors
 
-.PHONY: help inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check
+.PHONY: help inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check \
+	wasm-build wasm-vectors wasm-test bench-wasm
 
 help:
 	@echo "make inspect [FILE=path]   show how httpspan parses a raw HTTP/1.1 stream"
-	@echo "make test                  run every check: fmt, clippy, tests, docs, conformance vectors"
+	@echo "make test                  run every check: fmt, clippy, tests, docs, conformance vectors, wasm package"
+	@echo "make wasm-build            build the npm package @httpspan/wasm into wasm/pkg/"
+	@echo "make bench-wasm            benchmark the wasm package against llhttp (undici) and Node's parser"
 
 # Rust comes with rustup on these machines; add the components the checks use if they are
 # missing (rustup is a no-op when they are present).
@@ -50,4 +53,26 @@ vectors-check:
 		&& echo "tests/vectors match tests/vectors-gen/generate.py"
 	python3 tests/vectors-gen/check.py
 
-test: fmt-check clippy rust-tests no-std doc vectors-check conformance
+# The wasm package (wasm/): built into wasm/pkg/ only when its sources changed. wasm/build.sh
+# installs what is missing (wasm32 target, wasm-bindgen-cli, node_modules).
+WASM_SOURCES := $(shell find core/src wasm/src wasm/js -type f) wasm/Cargo.toml wasm/build.sh \
+	wasm/package-lock.json Cargo.lock .cargo/config.toml docs/wasm.md
+wasm/pkg/package.json: $(WASM_SOURCES)
+	sh wasm/build.sh
+
+wasm-build: wasm/pkg/package.json
+
+# The conformance vectors through the wasm package, in the three feeding modes.
+wasm-vectors: wasm-build
+	node tests/wasm/run-vectors.mjs $(VECTORS)
+
+# The package's Node tests: the JS API, SIMD128, parity with native, http round trip, workerd.
+wasm-test: wasm-build
+	cd wasm && node --test test/
+
+# Not a test: parses ../shared/bench-inputs with httpspan's wasm, undici's llhttp wasm and Node's
+# own parser, interleaved, and prints ns/op and ratios.
+bench-wasm: wasm-build
+	node wasm/bench/bench.mjs
+
+test: fmt-check clippy rust-tests no-std doc vectors-check conformance wasm-vectors wasm-test

@@ -178,9 +178,11 @@ function limitNumbers(options, extraKeys) {
   if (typeof options !== 'object') throw new TypeError('options must be an object');
   for (const key of Object.keys(options)) {
     const value = options[key];
+    // An option set to undefined is an option left out.
+    if (value === undefined) continue;
     const at = LIMITS.findIndex(([name]) => name === key);
     if (at >= 0) {
-      if (value === undefined || (value === null && key === 'maxBodyBytes')) continue;
+      if (value === null && key === 'maxBodyBytes') continue;
       const [, min, max] = LIMITS[at];
       if (!Number.isInteger(value) || value < min || value > max) {
         throw new RangeError(`options.${key} must be an integer from ${min} to ${max}`);
