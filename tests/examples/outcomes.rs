@@ -50,7 +50,10 @@ fn main() {
                 Err(problem) => json!({ "decoder_error": problem }),
             };
             let cuts = random_cuts(&case.id, 0, case.input.len());
-            println!("{}", json!({"id": case.id, "outcomes": outcomes, "cuts": cuts}));
+            println!(
+                "{}",
+                json!({"id": case.id, "outcomes": outcomes, "cuts": cuts})
+            );
         }
     }
 }

@@ -100,7 +100,8 @@ function parseCase(line) {
   const id = obj.id;
   const bad = (message) => ({ id, message });
   if (obj.kind !== 'request' && obj.kind !== 'response') {
-    return bad(`\`kind\` must be "request" or "response", not ${JSON.stringify(obj.kind) ?? 'nothing'}`);
+    const kind = typeof obj.kind === 'string' ? `Some(${JSON.stringify(obj.kind)})` : 'None';
+    return bad(`\`kind\` must be "request" or "response", not ${kind}`);
   }
   if (typeof obj.input !== 'string') return bad('no string `input`');
   let input;
@@ -131,7 +132,8 @@ function parseCase(line) {
       else return bad(`unknown outcome ${JSON.stringify(item)}`);
     }
   } else {
-    return bad(`\`expect\` must be "reject" or a list, not ${JSON.stringify(obj.expect) ?? 'nothing'}`);
+    const expect = 'expect' in obj ? `Some(${debugValue(obj.expect)})` : 'None';
+    return bad(`\`expect\` must be "reject" or a list, not ${expect}`);
   }
   let options = [];
   if ('options' in obj) {
@@ -146,6 +148,17 @@ function parseCase(line) {
     }
   }
   return { case: { id, kind: obj.kind, input, requestMethods, expect, options } };
+}
+
+// A JSON value as the native runner's messages show it (serde_json's Debug format).
+function debugValue(value) {
+  if (value === null) return 'Null';
+  if (typeof value === 'boolean') return `Bool(${value})`;
+  if (typeof value === 'number') return `Number(${value})`;
+  if (typeof value === 'string') return `String(${JSON.stringify(value)})`;
+  if (Array.isArray(value)) return `Array [${value.map(debugValue).join(', ')}]`;
+  const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}: ${debugValue(value[k])}`);
+  return `Object {${entries.join(', ')}}`;
 }
 
 function pairsOf(fields) {
