@@ -26,11 +26,12 @@ const FLAG_KEEP_ALIVE = 2;
 const FLAG_CONTENT_LENGTH = 4;
 const FLAG_INTERIM = 8;
 const FLAG_SWITCHES_PROTOCOLS = 16;
+const FLAG_NON_ASCII = 32;
 const FRAMING_SHIFT = 8;
 const LAYOUT = {
   STATE, HEAD_LEN, INFO, FLAGS, CONTENT_LENGTH, KNOWN_BITMAP, START_A, START_B, FIELD_COUNT,
   KNOWN_INDEX, FIELDS, MAX_FIELDS, SPANS_LEN, PARTIAL, COMPLETE, FAILED, FLAG_CHUNKED,
-  FLAG_KEEP_ALIVE, FLAG_CONTENT_LENGTH, FLAG_INTERIM, FLAG_SWITCHES_PROTOCOLS, FRAMING_SHIFT,
+  FLAG_KEEP_ALIVE, FLAG_CONTENT_LENGTH, FLAG_INTERIM, FLAG_SWITCHES_PROTOCOLS, FLAG_NON_ASCII, FRAMING_SHIFT,
   FRAMING_NO_BODY: 0, FRAMING_LENGTH: 1, FRAMING_CHUNKED: 2, FRAMING_UNTIL_CLOSE: 3,
 };
 const FRAMINGS = ['none', 'length', 'chunked', 'until-close'];
@@ -103,14 +104,15 @@ function refreshViews() {
   memoryU32 = new Uint32Array(memory.buffer);
 }
 
-// Views of the module's memory go stale when it grows; every read goes through these.
+// Views of the module's memory go stale when it grows: its old buffer is detached, so the views
+// become empty. Checking that is much cheaper than reading `memory.buffer` on every call.
 function u8() {
-  if (memoryU8.buffer !== memory.buffer) refreshViews();
+  if (memoryU8.length === 0) refreshViews();
   return memoryU8;
 }
 
 function u32() {
-  if (memoryU32.buffer !== memory.buffer) refreshViews();
+  if (memoryU32.length === 0) refreshViews();
   return memoryU32;
 }
 
@@ -135,23 +137,24 @@ export class ParseError extends Error {
   }
 }
 
-// Bytes to a string, one character per byte (Latin-1), so a string's length is its span's.
-function latin1(bytes, start, end) {
-  if (end - start <= 32) {
-    let s = '';
-    for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i]);
-    return s;
-  }
-  let s = '';
-  for (let i = start; i < end; i += 8192) {
-    s += String.fromCharCode.apply(null, bytes.subarray(i, Math.min(end, i + 8192)));
-  }
-  return s;
+// A head becomes one string, one character per byte (Latin-1), so that every span's text is a
+// slice of it with the same offsets. One decoder call per head is much cheaper than building
+// strings per field. ASCII heads (the module says which are not) decode as UTF-8; others are
+// widened to UTF-16 code units first, since the WHATWG 'latin1' decoder is really windows-1252.
+const asciiDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+const wideDecoder = new TextDecoder('utf-16le', { ignoreBOM: true });
+
+function headText(spans, bytes) {
+  const len = spans[HEAD_LEN];
+  if ((spans[FLAGS] & FLAG_NON_ASCII) === 0) return asciiDecoder.decode(bytes.subarray(0, len));
+  const wide = new Uint16Array(len);
+  for (let i = 0; i < len; i++) wide[i] = bytes[i];
+  return wideDecoder.decode(wide);
 }
 
-function spanText(bytes, word) {
+function spanText(text, word) {
   const offset = word & 0xffff;
-  return latin1(bytes, offset, offset + (word >>> 16));
+  return text.slice(offset, offset + (word >>> 16));
 }
 
 function span(word) {
@@ -205,36 +208,53 @@ function checkLenient(lenient) {
   }
 }
 
-/** The parts of a complete head that requests and responses share, decoded from span words. */
-function commonHead(spans, bytes) {
-  const flags = spans[FLAGS];
-  const fields = [];
+/** The field lines of a complete head (or trailer section), decoded from span words. */
+function fieldsOf(spans, text) {
   const count = spans[FIELD_COUNT];
   const knownAt = FIELDS + 2 * count;
+  const fields = new Array(count);
   for (let i = 0; i < count; i++) {
     const name = spans[FIELDS + 2 * i];
     const value = spans[FIELDS + 2 * i + 1];
     const known = (spans[knownAt + (i >> 2)] >>> (8 * (i & 3))) & 0xff;
-    fields.push({
-      name: spanText(bytes, name),
-      value: spanText(bytes, value),
+    fields[i] = {
+      name: spanText(text, name),
+      value: spanText(text, value),
       nameSpan: span(name),
       valueSpan: span(value),
       known: known === 0xff ? null : KNOWN_HEADERS[known],
-    });
+    };
   }
-  const knownIndex = {};
-  for (let slot = 0; slot < KNOWN_HEADERS.length; slot++) {
-    const at = (spans[KNOWN_INDEX + (slot >> 2)] >>> (8 * (slot & 3))) & 0xff;
-    if (at !== 0) knownIndex[KNOWN_HEADERS[slot]] = at - 1;
+  return fields;
+}
+
+/** For each known header present, the index of its first field line. */
+function knownIndexOf(fields) {
+  const index = {};
+  for (let i = fields.length - 1; i >= 0; i--) {
+    const known = fields[i].known;
+    if (known !== null) index[known] = i;
   }
+  return index;
+}
+
+function contentLengthOf(spans) {
+  return spans[FLAGS] & FLAG_CONTENT_LENGTH ? bigU64(spans[CONTENT_LENGTH], spans[CONTENT_LENGTH + 1]) : null;
+}
+
+// What request and response heads share. The start line's parts are added by the callers,
+// always in the same order, so every head of a kind has the same shape.
+function completeHead(spans, text) {
+  const flags = spans[FLAGS];
+  const fields = fieldsOf(spans, text);
   return {
+    state: 'complete',
     headLen: spans[HEAD_LEN],
     version: spans[INFO] === 1 ? 'HTTP/1.1' : 'HTTP/1.0',
     fields,
     knownBitmap: bigU64(spans[KNOWN_BITMAP], spans[KNOWN_BITMAP + 1]),
-    knownIndex,
-    contentLength: flags & FLAG_CONTENT_LENGTH ? bigU64(spans[CONTENT_LENGTH], spans[CONTENT_LENGTH + 1]) : null,
+    knownIndex: knownIndexOf(fields),
+    contentLength: contentLengthOf(spans),
     chunked: (flags & FLAG_CHUNKED) !== 0,
     keepAlive: (flags & FLAG_KEEP_ALIVE) !== 0,
     framing: FRAMINGS[(flags >>> FRAMING_SHIFT) & 3],
@@ -242,29 +262,25 @@ function commonHead(spans, bytes) {
 }
 
 function requestHead(spans, bytes) {
-  const head = commonHead(spans, bytes);
-  return {
-    state: 'complete',
-    method: spanText(bytes, spans[START_A]),
-    methodSpan: span(spans[START_A]),
-    target: spanText(bytes, spans[START_B]),
-    targetSpan: span(spans[START_B]),
-    ...head,
-  };
+  const text = headText(spans, bytes);
+  const head = completeHead(spans, text);
+  head.method = spanText(text, spans[START_A]);
+  head.methodSpan = span(spans[START_A]);
+  head.target = spanText(text, spans[START_B]);
+  head.targetSpan = span(spans[START_B]);
+  return head;
 }
 
 function responseHead(spans, bytes) {
-  const head = commonHead(spans, bytes);
+  const text = headText(spans, bytes);
+  const head = completeHead(spans, text);
   const flags = spans[FLAGS];
-  return {
-    state: 'complete',
-    status: spans[START_A],
-    reason: spanText(bytes, spans[START_B]),
-    reasonSpan: span(spans[START_B]),
-    ...head,
-    interim: (flags & FLAG_INTERIM) !== 0,
-    switchesProtocols: (flags & FLAG_SWITCHES_PROTOCOLS) !== 0,
-  };
+  head.status = spans[START_A];
+  head.reason = spanText(text, spans[START_B]);
+  head.reasonSpan = span(spans[START_B]);
+  head.interim = (flags & FLAG_INTERIM) !== 0;
+  head.switchesProtocols = (flags & FLAG_SWITCHES_PROTOCOLS) !== 0;
+  return head;
 }
 
 function errorOf(spans) {
@@ -316,8 +332,10 @@ class SpanParser {
     u8().set(n === len ? bytes : bytes.subarray(0, n), this.#input);
     const used = this.#inner.parse(n);
     if (out.length < used) throw new RangeError(`out must hold at least ${SPANS_LEN} words`);
+    // A loop beats subarray() + set() for the few dozen words of a head.
+    const words = u32();
     const at = this.#spansAt;
-    out.set(u32().subarray(at, at + used));
+    for (let i = 0; i < used; i++) out[i] = words[at + i];
     return out;
   }
 
@@ -377,10 +395,17 @@ class HeadSpans {
   spans;
   /** The bytes that were parsed. */
   bytes;
+  #text = null;
 
   constructor(spans, bytes) {
     this.spans = spans;
     this.bytes = bytes;
+  }
+
+  /** The text of the span `word` (offset | length << 16); the head is decoded on first use. */
+  text(word) {
+    this.#text ??= headText(this.words(), this.bytes);
+    return spanText(this.#text, word);
   }
 
   /** 'complete', 'partial' or 'error'. */
@@ -416,12 +441,12 @@ class HeadSpans {
 
   /** The name of field `i`, as sent. */
   fieldName(i) {
-    return spanText(this.bytes, this.fieldWord(i, 0));
+    return this.text(this.fieldWord(i, 0));
   }
 
   /** The value of field `i`, trimmed. */
   fieldValue(i) {
-    return spanText(this.bytes, this.fieldWord(i, 1));
+    return this.text(this.fieldWord(i, 1));
   }
 
   /** The span of field `i`'s name (`part` 0) or value (1). */
@@ -479,8 +504,7 @@ class HeadSpans {
 
   /** The Content-Length, or null. */
   get contentLength() {
-    const s = this.words();
-    return s[FLAGS] & FLAG_CONTENT_LENGTH ? bigU64(s[CONTENT_LENGTH], s[CONTENT_LENGTH + 1]) : null;
+    return contentLengthOf(this.words());
   }
 
   get chunked() {
@@ -500,7 +524,7 @@ class HeadSpans {
 /** The fast path's view of a parsed request. */
 export class RequestSpans extends HeadSpans {
   get method() {
-    return spanText(this.bytes, this.words()[START_A]);
+    return this.text(this.words()[START_A]);
   }
 
   get methodSpan() {
@@ -508,7 +532,7 @@ export class RequestSpans extends HeadSpans {
   }
 
   get target() {
-    return spanText(this.bytes, this.words()[START_B]);
+    return this.text(this.words()[START_B]);
   }
 
   get targetSpan() {
@@ -528,7 +552,7 @@ export class ResponseSpans extends HeadSpans {
   }
 
   get reason() {
-    return spanText(this.bytes, this.words()[START_B]);
+    return this.text(this.words()[START_B]);
   }
 
   get reasonSpan() {
@@ -553,7 +577,14 @@ export class ResponseSpans extends HeadSpans {
 // nothing in the module after the first call.
 const sharedParsers = new Map();
 
+const defaultParsers = [null, null];
+
 function sharedParser(response, options, extraKeys) {
+  if (options === undefined || (response && Object.keys(options).length === 1)) {
+    const parser = defaultParsers[+response] ?? (response ? new ResponseParser() : new RequestParser());
+    defaultParsers[+response] = parser;
+    return parser;
+  }
   const numbers = limitNumbers(options, extraKeys);
   const key = `${response}:${numbers}`;
   let parser = sharedParsers.get(key);
@@ -706,8 +737,8 @@ export class Decoder {
   #trailers() {
     const spans = this.#spans();
     const bytes = copyOut(this.#inner.section(true), spans[HEAD_LEN]);
-    const { fields, knownIndex } = commonHead(spans, bytes);
-    return { type: 'trailers', offset: this.#inner.trailerOffset(), fields, knownIndex, bytes };
+    const fields = fieldsOf(spans, headText(spans, bytes));
+    return { type: 'trailers', offset: this.#inner.trailerOffset(), fields, knownIndex: knownIndexOf(fields), bytes };
   }
 
   /** Frees the module memory this decoder holds; it cannot be used afterwards. */

@@ -190,6 +190,8 @@ declare class HeadSpans {
   readonly chunked: boolean;
   readonly keepAlive: boolean;
   readonly framing: Framing;
+  /** The text of a span word (offset | length << 16); the head is decoded once, on first use. */
+  text(word: number): string;
   /** Throws a TypeError unless the head is complete; returns the span words. */
   words(): Uint32Array;
 }

@@ -11,7 +11,7 @@
 //! | [`STATE`] | [`COMPLETE`] | [`FAILED`] ([`PARTIAL`]: nothing else is written) |
 //! | [`HEAD_LEN`] | bytes of the head | offset of the error |
 //! | [`INFO`] | version: 0 for HTTP/1.0, 1 for HTTP/1.1 | index of the error kind |
-//! | [`FLAGS`] | the `FLAG_*` bits and the framing | |
+//! | [`FLAGS`] | the `FLAG_*` bits and the framing (trailers: only [`FLAG_NON_ASCII`]) | |
 //! | [`CONTENT_LENGTH`], +1 | Content-Length, low and high 32 bits | |
 //! | [`KNOWN_BITMAP`], +1 | known-header bitmap, low and high 32 bits | |
 //! | [`START_A`] | request: method span; response: status code | |
@@ -70,6 +70,8 @@ pub const FLAG_CONTENT_LENGTH: u32 = 1 << 2;
 pub const FLAG_INTERIM: u32 = 1 << 3;
 /// [`FLAGS`] bit: a 101 or a 2xx answer to CONNECT.
 pub const FLAG_SWITCHES_PROTOCOLS: u32 = 1 << 4;
+/// [`FLAGS`] bit: the head has a byte above 0x7F (obs-text), so it is not ASCII text.
+pub const FLAG_NON_ASCII: u32 = 1 << 5;
 /// [`FLAGS`]: the framing is `(flags >> FRAMING_SHIFT) & 3`, one of the `FRAMING_*` values.
 pub const FRAMING_SHIFT: u32 = 8;
 /// Framing: no body.
@@ -128,6 +130,8 @@ struct FieldTable<'a> {
     index: &'a dyn Fn(KnownHeader) -> Option<usize>,
 }
 
+// Shared by the three writers rather than inlined into each: the module's size is a target.
+#[inline(never)]
 fn write_fields(spans: &mut Spans, table: FieldTable<'_>) {
     let fields = &table.fields[..table.fields.len().min(MAX_FIELDS)];
     spans[KNOWN_BITMAP] = table.bitmap as u32;
@@ -174,15 +178,22 @@ fn framing_bits(framing: Framing) -> u32 {
     framing << FRAMING_SHIFT
 }
 
+/// The bits of [`FLAGS`] that depend on the bytes of the head rather than its meaning.
+#[inline(never)]
+fn text_flags(head: &[u8]) -> u32 {
+    let any = head.iter().fold(0, |acc, &b| acc | b);
+    flag(any >= 0x80, FLAG_NON_ASCII)
+}
+
 fn write_common(
     spans: &mut Spans,
-    head_len: usize,
+    head: &[u8],
     version: httpspan::Version,
     content_length: Option<u64>,
     flags: u32,
 ) {
     spans[STATE] = COMPLETE;
-    spans[HEAD_LEN] = head_len as u32;
+    spans[HEAD_LEN] = head.len() as u32;
     spans[INFO] = u32::from(version == httpspan::Version::Http11);
     let length = content_length.unwrap_or(0);
     spans[CONTENT_LENGTH] = length as u32;
@@ -191,7 +202,7 @@ fn write_common(
         Some(_) => FLAG_CONTENT_LENGTH,
         None => 0,
     };
-    spans[FLAGS] = flags | declared;
+    spans[FLAGS] = flags | declared | text_flags(head);
 }
 
 fn flag(set: bool, bit: u32) -> u32 {
@@ -202,12 +213,12 @@ fn flag(set: bool, bit: u32) -> u32 {
     }
 }
 
-/// Writes a complete request head of `head_len` bytes.
-pub fn write_request(spans: &mut Spans, req: &Request, head_len: usize) {
+/// Writes a complete request head, whose bytes are `head`.
+pub fn write_request(spans: &mut Spans, req: &Request, head: &[u8]) {
     let flags = flag(req.is_chunked(), FLAG_CHUNKED)
         | flag(req.keep_alive(), FLAG_KEEP_ALIVE)
         | framing_bits(req.framing());
-    write_common(spans, head_len, req.version(), req.content_length(), flags);
+    write_common(spans, head, req.version(), req.content_length(), flags);
     spans[START_A] = span_word(req.method());
     spans[START_B] = span_word(req.target());
     write_fields(
@@ -220,14 +231,14 @@ pub fn write_request(spans: &mut Spans, req: &Request, head_len: usize) {
     );
 }
 
-/// Writes a complete response head of `head_len` bytes.
-pub fn write_response(spans: &mut Spans, res: &Response, head_len: usize) {
+/// Writes a complete response head, whose bytes are `head`.
+pub fn write_response(spans: &mut Spans, res: &Response, head: &[u8]) {
     let flags = flag(res.is_chunked(), FLAG_CHUNKED)
         | flag(res.keep_alive(), FLAG_KEEP_ALIVE)
         | flag(res.is_interim(), FLAG_INTERIM)
         | flag(res.switches_protocols(), FLAG_SWITCHES_PROTOCOLS)
         | framing_bits(res.framing());
-    write_common(spans, head_len, res.version(), res.content_length(), flags);
+    write_common(spans, head, res.version(), res.content_length(), flags);
     spans[START_A] = u32::from(res.status());
     spans[START_B] = span_word(res.reason());
     write_fields(
@@ -240,10 +251,12 @@ pub fn write_response(spans: &mut Spans, res: &Response, head_len: usize) {
     );
 }
 
-/// Writes a complete trailer section of `len` bytes: only the state, the length and the fields.
-pub fn write_trailers(spans: &mut Spans, trailers: &Trailers, len: usize) {
+/// Writes a complete trailer section, whose bytes are `section`: only the state, the length,
+/// the text flag and the fields.
+pub fn write_trailers(spans: &mut Spans, trailers: &Trailers, section: &[u8]) {
     spans[STATE] = COMPLETE;
-    spans[HEAD_LEN] = len as u32;
+    spans[HEAD_LEN] = section.len() as u32;
+    spans[FLAGS] = text_flags(section);
     write_fields(
         spans,
         FieldTable {
@@ -257,7 +270,7 @@ pub fn write_trailers(spans: &mut Spans, trailers: &Trailers, len: usize) {
 /// The word positions and values above, as `NAME=value` pairs separated by spaces, for the
 /// JavaScript side to check against its own.
 pub fn describe() -> String {
-    let pairs: [(&str, u32); 26] = [
+    let pairs: [(&str, u32); 27] = [
         ("STATE", STATE as u32),
         ("HEAD_LEN", HEAD_LEN as u32),
         ("INFO", INFO as u32),
@@ -279,6 +292,7 @@ pub fn describe() -> String {
         ("FLAG_CONTENT_LENGTH", FLAG_CONTENT_LENGTH),
         ("FLAG_INTERIM", FLAG_INTERIM),
         ("FLAG_SWITCHES_PROTOCOLS", FLAG_SWITCHES_PROTOCOLS),
+        ("FLAG_NON_ASCII", FLAG_NON_ASCII),
         ("FRAMING_SHIFT", FRAMING_SHIFT),
         ("FRAMING_NO_BODY", FRAMING_NO_BODY),
         ("FRAMING_LENGTH", FRAMING_LENGTH),
@@ -310,7 +324,6 @@ pub fn push_decimal(out: &mut String, n: u32) {
             break;
         }
     }
-    for &d in &digits[i..] {
-        out.push(char::from(d));
-    }
+    // Only ASCII digits were written.
+    out.push_str(core::str::from_utf8(&digits[i..]).unwrap_or_default());
 }

@@ -150,13 +150,17 @@ impl HeadParser {
             Parser::Request(req) => {
                 req.reset();
                 req.parse(buf).map(|status| {
-                    write_head(spans, status, |s, n| layout::write_request(s, req, n))
+                    write_head(spans, status, |s, n| {
+                        layout::write_request(s, req, &buf[..n])
+                    })
                 })
             }
             Parser::Response(res) => {
                 res.reset();
                 res.parse(buf).map(|status| {
-                    write_head(spans, status, |s, n| layout::write_response(s, res, n))
+                    write_head(spans, status, |s, n| {
+                        layout::write_response(s, res, &buf[..n])
+                    })
                 })
             }
         };
@@ -283,11 +287,11 @@ impl StreamDecoder {
     fn event(&mut self, start: usize, event: Event) -> u32 {
         match event {
             Event::Head => {
-                let len = self.decoder.head_bytes().len();
+                let head = self.decoder.head_bytes();
                 if let Some(req) = self.decoder.request() {
-                    layout::write_request(&mut self.spans, req, len);
+                    layout::write_request(&mut self.spans, req, head);
                 } else if let Some(res) = self.decoder.response() {
-                    layout::write_response(&mut self.spans, res, len);
+                    layout::write_response(&mut self.spans, res, head);
                 }
                 EVENT_HEAD
             }
@@ -297,8 +301,8 @@ impl StreamDecoder {
                 EVENT_BODY
             }
             Event::Trailers => {
-                let len = self.decoder.trailer_bytes().len();
-                layout::write_trailers(&mut self.spans, self.decoder.trailers(), len);
+                let section = self.decoder.trailer_bytes();
+                layout::write_trailers(&mut self.spans, self.decoder.trailers(), section);
                 EVENT_TRAILERS
             }
             Event::MessageEnd => EVENT_MESSAGE_END,

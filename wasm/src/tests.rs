@@ -219,7 +219,8 @@ fn trailers_are_written_as_fields() {
     let mut trailers = Trailers::new();
     assert!(trailers.parse(buf).unwrap().is_complete());
     let mut spans = [0; SPANS_LEN];
-    write_trailers(&mut spans, &trailers, buf.len());
+    write_trailers(&mut spans, &trailers, buf);
+    assert_eq!(spans[FLAGS], 0, "ASCII");
     assert_eq!(
         (spans[STATE], spans[HEAD_LEN] as usize, spans[FIELD_COUNT]),
         (COMPLETE, buf.len(), 2)
@@ -266,4 +267,12 @@ fn decimal_numbers_are_written_without_fmt() {
         push_decimal(&mut out, n);
         assert_eq!(out, n.to_string());
     }
+}
+
+#[test]
+fn heads_with_obs_text_are_flagged_as_not_ascii() {
+    let ascii = request(b"GET / HTTP/1.1\r\nHost: a\r\nX: plain\r\n\r\n");
+    let obs_text = request(b"GET / HTTP/1.1\r\nHost: a\r\nX: caf\xe9\r\n\r\n");
+    assert_eq!(ascii[FLAGS] & FLAG_NON_ASCII, 0);
+    assert_ne!(obs_text[FLAGS] & FLAG_NON_ASCII, 0);
 }
