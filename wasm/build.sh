@@ -14,7 +14,10 @@ pkg="$PWD/pkg"
 stage="$target/wasm-pkg-stage"
 
 command -v cargo >/dev/null || { echo "error: cargo not found; install Rust with rustup first" >&2; exit 1; }
-command -v node >/dev/null || { echo "error: node (20 or later) is needed to build the wasm package" >&2; exit 1; }
+if ! command -v node >/dev/null || ! node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)'; then
+	echo "error: Node 20 or later is needed to build and test the wasm package" >&2
+	exit 1
+fi
 
 # The standard library for the target is what the build needs (rustup's own list of installed
 # targets can be out of step with it when several rustup commands ran at once).
