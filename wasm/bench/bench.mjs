@@ -1,6 +1,8 @@
 // Benchmark (not a test): the heads in ../shared/bench-inputs/*.http parsed by
 //   - httpspan wasm, fast path (RequestParser/ResponseParser: spans in one Uint32Array),
 //   - httpspan wasm, object path (parseRequest/parseResponse: every string decoded),
+//   - httpspan wasm, parse only: the module's parse export on input already in its memory (no
+//     copy, no span words read), to show how much of the fast path is the parse itself,
 //   - llhttp wasm from the undici package, SIMD and non-SIMD builds, with callbacks that only
 //     record each span (offset and length) in an Int32Array, as undici's own parser does first,
 //   - Node's native parser (llhttp in C++, through _http_common.HTTPParser) when reachable.
@@ -16,6 +18,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HeadParser, initSync } from '../pkg/httpspan_wasm.js';
 import { RequestParser, ResponseParser, buildInfo, parseRequest, parseResponse } from '../pkg/node.js';
 
 const require = createRequire(import.meta.url);
@@ -52,6 +55,18 @@ function httpspanObjects(input, fields) {
   return input.response
     ? () => { if (parseResponse(input.bytes, options).fields.length !== fields) throw new Error('wrong'); }
     : () => { if (parseRequest(input.bytes).fields.length !== fields) throw new Error('wrong'); };
+}
+
+function httpspanParseOnly(input) {
+  // The package already instantiated the module; initSync returns its exports.
+  const { memory } = initSync();
+  const parser = new HeadParser(input.response, []);
+  const len = input.bytes.length;
+  new Uint8Array(memory.buffer).set(input.bytes, parser.input(len));
+  return () => {
+    // parse returns the number of span words written: more than 3 only for a complete head.
+    if (parser.parse(len) <= 3) throw new Error('httpspan parse only: wrong result');
+  };
 }
 
 function llhttpWasm(file) {
@@ -122,6 +137,7 @@ function nodeNative() {
 const CONTENDERS = [
   ['httpspan fast', (input, fields) => httpspanFast(input, fields)],
   ['httpspan objects', (input, fields) => httpspanObjects(input, fields)],
+  ['httpspan parse only', (input) => httpspanParseOnly(input)],
   ['llhttp simd', llhttpWasm('llhttp_simd-wasm.js')],
   ['llhttp', llhttpWasm('llhttp-wasm.js')],
   ['node native', nodeNative()],
@@ -160,14 +176,14 @@ for (const input of inputs) {
 
 const names = CONTENDERS.map(([name]) => name);
 const pad = (s, n) => String(s).padStart(n);
-console.log(`${'input'.padEnd(34)}${names.map((n) => pad(n, 18)).join('')}   llhttp simd / httpspan fast`);
+console.log(`${'input'.padEnd(34)}${names.map((n) => pad(n, 20)).join('')}   llhttp simd / httpspan fast`);
 for (const { input, ns } of rows) {
-  const cells = names.map((n) => pad(`${ns[n].toFixed(0)} ns`, 18)).join('');
+  const cells = names.map((n) => pad(`${ns[n].toFixed(0)} ns`, 20)).join('');
   console.log(`${input.padEnd(34)}${cells}   ${(ns['llhttp simd'] / ns['httpspan fast']).toFixed(2)}x`);
 }
 console.log('\nmedian batches');
 for (const { input, med } of rows) {
-  console.log(`${input.padEnd(34)}${names.map((n) => pad(`${med[n].toFixed(0)} ns`, 18)).join('')}   ${(med['llhttp simd'] / med['httpspan fast']).toFixed(2)}x`);
+  console.log(`${input.padEnd(34)}${names.map((n) => pad(`${med[n].toFixed(0)} ns`, 20)).join('')}   ${(med['llhttp simd'] / med['httpspan fast']).toFixed(2)}x`);
 }
 console.log('\nratios of the fastest batches (contender ns / httpspan fast ns; above 1: httpspan fast is faster)');
 for (const { input, ns } of rows) {
