@@ -57,7 +57,11 @@ vectors-check:
 # installs what is missing (wasm32 target, wasm-bindgen-cli, node_modules).
 WASM_SOURCES := $(shell find core/src wasm/src wasm/js -type f) wasm/Cargo.toml wasm/build.sh \
 	wasm/package-lock.json Cargo.lock .cargo/config.toml docs/wasm.md
-wasm/pkg/package.json: $(WASM_SOURCES)
+wasm/node_modules/.package-lock.json: wasm/package.json wasm/package-lock.json
+	cd wasm && npm install --no-audit --no-fund
+	touch $@
+
+wasm/pkg/package.json: $(WASM_SOURCES) wasm/node_modules/.package-lock.json
 	sh wasm/build.sh
 
 wasm-build: wasm/pkg/package.json

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the npm package @httpspan/wasm into wasm/pkg/, offline, installing what is missing:
 # the wasm32 target (rustup), wasm-bindgen-cli at exactly the version Cargo.lock pins (cargo
-# install, about 2-3 minutes once), and wasm-opt from the npm package binaryen (npm ci).
+# install, about 2-3 minutes once), and wasm-opt from the npm package binaryen (npm install).
 #
 # Two modules: httpspan_wasm_bg.wasm with SIMD128 (flags from .cargo/config.toml) and
 # httpspan_wasm_baseline_bg.wasm without it, for engines that lack SIMD128. They share one
@@ -32,7 +32,9 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $bindgen_version" 
 	cargo install wasm-bindgen-cli --version "$bindgen_version"
 fi
 
-[ -d node_modules ] || npm ci --no-audit --no-fund
+# npm install, not npm ci: npm here leaves other platforms' optional workerd packages out of the
+# lock file, and npm ci then refuses it. With the lock file present, install keeps its versions.
+[ -d node_modules ] || npm install --no-audit --no-fund
 
 # Size over unwinding: the module aborts on a panic (none is reachable) and is linked whole.
 profile="--release --config profile.release.lto=true --config profile.release.codegen-units=1 \
