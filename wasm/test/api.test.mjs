@@ -267,4 +267,12 @@ test('response streams match final responses to the queued request methods', () 
   assert.equal(got.at(-1).offset, 49, 'bytes after the switch are the caller\'s');
   assert.equal(got[0].head.switchesProtocols, true);
   assert.throws(() => new Decoder('requests'), TypeError);
+
+  // A method queued after the decoder started applies to the response it is waiting for.
+  const late = new Decoder('response');
+  late.queueRequestMethod('HEAD');
+  const head = collect(late, [bytes('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n')]);
+  assert.deepEqual(head.map((e) => e.type), ['head', 'end', 'closed']);
+  const get = collect(new Decoder('response'), [bytes('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n')]);
+  assert.deepEqual(get.map((e) => e.type), ['head', 'incomplete']);
 });

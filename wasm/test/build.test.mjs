@@ -69,3 +69,18 @@ test('the baseline build has no SIMD128 and is chosen where the engine lacks it'
   assert.deepEqual(JSON.parse(out), { file: FILES.baseline, simd128: false, target: '/x' });
   assert.equal(parseRequest(new TextEncoder().encode('GET /x HTTP/1.1\r\nHost: a\r\n\r\n')).target, '/x');
 });
+
+test('the web entry loads on init(), and says so when used before', () => {
+  const script = `import { readFileSync } from 'node:fs';
+    import { buildInfo, init, parseRequest } from './web.js';
+    const input = new TextEncoder().encode('GET /w HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n');
+    let before;
+    try { parseRequest(input); } catch (e) { before = e.message; }
+    await init(readFileSync('./httpspan_wasm_bg.wasm'));
+    await init();
+    console.log(JSON.stringify({ before, ...buildInfo(), target: parseRequest(input).target }));`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: pkg });
+  assert.deepEqual(JSON.parse(out), {
+    before: '@httpspan/wasm is not loaded yet: await init() first', file: 'given', simd128: true, target: '/w',
+  });
+});
