@@ -10,9 +10,15 @@
 // Exits with status 1 if any case failed, 2 on a usage error. Needs the package built
 // (make wasm-build).
 
-import { statSync } from 'node:fs';
-import * as api from '../../wasm/pkg/node.js';
+import { existsSync, statSync } from 'node:fs';
 import { loadDir, runCase } from './vectors.mjs';
+
+const entry = new URL('../../wasm/pkg/node.js', import.meta.url);
+if (!existsSync(entry)) {
+  console.error('error: the wasm package is not built; run make wasm-build first');
+  process.exit(2);
+}
+const api = await import(entry);
 
 const usage = 'usage: node tests/wasm/run-vectors.mjs [--filter TEXT] DIR...';
 const dirs = [];
