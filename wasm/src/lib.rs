@@ -60,18 +60,13 @@ pub fn tables() -> String {
     out.push('\n');
     for kind in ErrorKind::ALL {
         out.push('\n');
-        for (i, part) in [kind.code(), "", kind.rfc(), kind.message()]
-            .iter()
-            .enumerate()
-        {
-            if i > 0 {
-                out.push('\t');
-            }
-            match i {
-                1 => layout::push_decimal(&mut out, u32::from(kind.status())),
-                _ => out.push_str(part),
-            }
-        }
+        out.push_str(kind.code());
+        out.push('\t');
+        layout::push_decimal(&mut out, u32::from(kind.status()));
+        out.push('\t');
+        out.push_str(kind.rfc());
+        out.push('\t');
+        out.push_str(kind.message());
     }
     out
 }
