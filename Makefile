@@ -7,7 +7,7 @@ FILE ?= core/testdata/request-large.http
 VECTORS ?= tests/vectors
 
 .PHONY: help inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check \
-	wasm-build wasm-vectors wasm-test bench-wasm
+	wasm-build wasm-vectors wasm-test wasm-browser bench-wasm
 
 help:
 	@echo "make inspect [FILE=path]   show how httpspan parses a raw HTTP/1.1 stream"
@@ -70,8 +70,15 @@ wasm-build: wasm/pkg/package.json
 wasm-vectors: wasm-build
 	node tests/wasm/run-vectors.mjs $(VECTORS)
 
-# The package's Node tests: the JS API, SIMD128, parity with native, http round trip, workerd.
-wasm-test: wasm-build
+# Headless Chromium for the package's browser test: Debian's package, installed when missing
+# (about 40 s once; apt-get needs root).
+wasm-browser:
+	@command -v chromium >/dev/null || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+# The package's Node tests: the JS API, SIMD128, parity with native, http round trip, workerd,
+# a Vite build loaded in Chromium.
+wasm-test: wasm-build wasm-browser
 	cd wasm && node --test test/
 
 # Not a test: parses ../shared/bench-inputs with httpspan's wasm, undici's llhttp wasm and Node's
