@@ -59,9 +59,10 @@ if ! cmp -s "$stage/simd128/httpspan_wasm.js" "$stage/baseline/httpspan_wasm.js"
 	exit 1
 fi
 
-# The features every engine with SIMD128 also has, and that rustc already uses.
+# The features every engine with SIMD128 also has, and that rustc already uses; the producers
+# section (toolchain versions) is dropped, target_features is kept for the SIMD128 test.
 features="--enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
---enable-mutable-globals --enable-reference-types --enable-multivalue"
+--enable-mutable-globals --enable-reference-types --enable-multivalue --strip-producers"
 rm -rf "$pkg"
 mkdir -p "$pkg"
 # shellcheck disable=SC2086
