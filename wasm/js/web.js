@@ -1,4 +1,4 @@
-// Entry point for browsers, bundlers and Deno: `await init()` before the first call. The module
+// Entry point for browsers and bundlers: `await init()` before the first call. The module
 // file is found next to this one (bundlers see the `new URL(..., import.meta.url)` literals and
 // ship both files), or given as `init(urlOrResponseOrBytesOrModule)`.
 import { attach } from './core.js';
