@@ -7,12 +7,15 @@ FILE ?= core/testdata/request-large.http
 VECTORS ?= tests/vectors
 
 .PHONY: help inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check \
-	test-backends test-neon test-simd128 bench
+	test-backends test-neon test-simd128 bench \
+	wasm-build wasm-vectors wasm-test wasm-browser bench-wasm
 
 help:
 	@echo "make inspect [FILE=path] [LENIENT='bare_lf obs_fold']   show how httpspan parses a raw HTTP/1.1 stream"
-	@echo "make test                  run every check: fmt, clippy, tests, docs, conformance vectors"
+	@echo "make test                  run every check: fmt, clippy, tests, docs, conformance vectors, wasm package"
 	@echo "make bench                 benchmark tables against httparse and picohttpparser"
+	@echo "make wasm-build            build the npm package @httpspan/wasm into wasm/pkg/"
+	@echo "make bench-wasm            benchmark the wasm package against llhttp (undici) and Node's parser"
 
 # Rust comes with rustup on these machines; add the components the checks use if they are
 # missing (rustup is a no-op when they are present).
@@ -80,5 +83,40 @@ test-simd128: setup
 	@rustup target list --installed | grep -qx wasm32-wasip1 || rustup target add wasm32-wasip1
 	$(CARGO) test -p httpspan --target wasm32-wasip1 --lib
 
+
+# The wasm package (wasm/): built into wasm/pkg/ only when its sources changed. wasm/build.sh
+# installs what is missing (wasm32 target, wasm-bindgen-cli, node_modules).
+WASM_SOURCES := $(shell find core/src wasm/src wasm/js -type f) wasm/Cargo.toml wasm/build.sh \
+	wasm/package-lock.json Cargo.lock .cargo/config.toml docs/wasm.md
+wasm/node_modules/.package-lock.json: wasm/package.json wasm/package-lock.json
+	cd wasm && npm install --no-audit --no-fund
+	touch $@
+
+wasm/pkg/package.json: $(WASM_SOURCES) wasm/node_modules/.package-lock.json
+	sh wasm/build.sh
+
+wasm-build: wasm/pkg/package.json
+
+# The conformance vectors through the wasm package, in the three feeding modes.
+wasm-vectors: wasm-build
+	node tests/wasm/run-vectors.mjs $(VECTORS)
+
+# Headless Chromium for the package's browser test: Debian's package, installed when missing
+# (about 40 s once; apt-get needs root).
+wasm-browser:
+	@command -v chromium >/dev/null || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+# The package's Node tests: the JS API, SIMD128, parity with native, http round trip, workerd,
+# a Vite build loaded in Chromium.
+wasm-test: wasm-build wasm-browser
+	cd wasm && node --test test/
+
+# Not a test: parses ../shared/bench-inputs with httpspan's wasm, undici's llhttp wasm and Node's
+# own parser, interleaved, and prints ns/op and ratios.
+bench-wasm: wasm-build
+	node wasm/bench/bench.mjs
+
+
 test: fmt-check clippy rust-tests no-std doc vectors-check conformance test-backends test-neon \
-	test-simd128
+	test-simd128 wasm-vectors wasm-test

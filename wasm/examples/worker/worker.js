@@ -1,0 +1,26 @@
+// A Cloudflare Worker that parses raw HTTP/1.1 bytes with @httpspan/wasm: POST a message (a
+// request, or a response with ?response&method=HEAD) as the body, get back what httpspan read,
+// or the error with its byte offset. With wrangler, import from '@httpspan/wasm' (its `workerd`
+// export condition); the workerd config next to this file maps the package's files directly.
+import { buildInfo, parseRequest, parseResponse } from './httpspan/workerd.js';
+
+function describe(result) {
+  if (result.state === 'error') return { state: 'error', error: result.error.toJSON() };
+  if (result.state === 'partial') return result;
+  const { knownBitmap, contentLength, ...rest } = result;
+  // JSON has no bigint.
+  return { ...rest, knownBitmap: String(knownBitmap), contentLength: contentLength === null ? null : String(contentLength) };
+}
+
+export default {
+  async fetch(request) {
+    const url = new URL(request.url);
+    if (url.pathname === '/build') return Response.json(buildInfo());
+    if (request.method !== 'POST') return new Response('POST raw HTTP/1.1 bytes to /\n', { status: 405 });
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    const result = url.searchParams.has('response')
+      ? parseResponse(bytes, { requestMethod: url.searchParams.get('method') ?? 'GET' })
+      : parseRequest(bytes);
+    return Response.json(describe(result), { status: result.state === 'error' ? 422 : 200 });
+  },
+};

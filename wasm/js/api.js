@@ -1,0 +1,14 @@
+// The public API, re-exported by each entry point (node.js, web.js, workerd.js).
+export {
+  Decoder,
+  KNOWN_HEADERS,
+  ParseError,
+  RequestParser,
+  RequestSpans,
+  ResponseParser,
+  ResponseSpans,
+  SPANS_LENGTH,
+  buildInfo,
+  parseRequest,
+  parseResponse,
+} from './core.js';

@@ -1,0 +1,758 @@
+// The public API of @httpspan/wasm, over the wasm-bindgen exports of crate httpspan-wasm.
+// Every byte is parsed in the module; this file moves bytes in, reads the span words out
+// (see wasm/src/layout.rs) and turns them into strings only when asked.
+
+import { HeadParser, StreamDecoder, backend, simd128, tables } from './httpspan_wasm.js';
+
+// Word positions and values of the span layout. `attach` checks them against the module's own.
+const STATE = 0;
+const HEAD_LEN = 1;
+const INFO = 2;
+const FLAGS = 3;
+const CONTENT_LENGTH = 4;
+const KNOWN_BITMAP = 6;
+const START_A = 8;
+const START_B = 9;
+const FIELD_COUNT = 10;
+const KNOWN_INDEX = 11;
+const FIELDS = 27;
+const MAX_FIELDS = 64;
+const SPANS_LEN = 171;
+const PARTIAL = 0;
+const COMPLETE = 1;
+const FAILED = 2;
+const FLAG_CHUNKED = 1;
+const FLAG_KEEP_ALIVE = 2;
+const FLAG_CONTENT_LENGTH = 4;
+const FLAG_INTERIM = 8;
+const FLAG_SWITCHES_PROTOCOLS = 16;
+const FLAG_NON_ASCII = 32;
+const FRAMING_SHIFT = 8;
+const LAYOUT = {
+  STATE, HEAD_LEN, INFO, FLAGS, CONTENT_LENGTH, KNOWN_BITMAP, START_A, START_B, FIELD_COUNT,
+  KNOWN_INDEX, FIELDS, MAX_FIELDS, SPANS_LEN, PARTIAL, COMPLETE, FAILED, FLAG_CHUNKED,
+  FLAG_KEEP_ALIVE, FLAG_CONTENT_LENGTH, FLAG_INTERIM, FLAG_SWITCHES_PROTOCOLS, FLAG_NON_ASCII, FRAMING_SHIFT,
+  FRAMING_NO_BODY: 0, FRAMING_LENGTH: 1, FRAMING_CHUNKED: 2, FRAMING_UNTIL_CLOSE: 3,
+};
+const FRAMINGS = ['none', 'length', 'chunked', 'until-close'];
+const STATES = ['partial', 'complete', 'error'];
+
+// Stream decoder events (EVENT_* in wasm/src/lib.rs).
+const EVENT_NEED_MORE = 0;
+const EVENT_HEAD = 1;
+const EVENT_BODY = 2;
+const EVENT_TRAILERS = 3;
+const EVENT_MESSAGE_END = 4;
+const EVENT_CLOSED = 5;
+const EVENT_INCOMPLETE = 6;
+const EVENT_ERROR = 7;
+
+/** The number of words a span array needs: pass a `Uint32Array` of this length as `out`. */
+export const SPANS_LENGTH = SPANS_LEN;
+
+let memory = null;
+let memoryU8 = null;
+let memoryU32 = null;
+let build = null;
+/** The known header names (lowercase), in slot order: bit `k` of `knownBitmap` is `KNOWN_HEADERS[k]`. */
+export const KNOWN_HEADERS = [];
+const KNOWN_SLOTS = new Map();
+const ERROR_KINDS = [];
+
+/**
+ * Connects this module to an instantiated wasm module: `exports` is what wasm-bindgen's init
+ * returned, `file` the module file it came from. Called by the entry points.
+ */
+export function attach(exports, file) {
+  const [layout, known, kinds] = tables().split('\n\n');
+  const theirs = new Map(layout.split(' ').map((pair) => pair.split('=')));
+  const ours = Object.entries(LAYOUT);
+  if (theirs.size !== ours.length || ours.some(([k, v]) => theirs.get(k) !== String(v))) {
+    throw new Error('@httpspan/wasm: the JavaScript and the wasm module disagree on the span layout; rebuild the package');
+  }
+  KNOWN_HEADERS.length = 0;
+  for (const name of known.split('\n')) {
+    KNOWN_SLOTS.set(name, KNOWN_HEADERS.length);
+    KNOWN_HEADERS.push(name);
+  }
+  ERROR_KINDS.length = 0;
+  for (const line of kinds.split('\n')) {
+    const [code, status, rfc, message] = line.split('\t');
+    ERROR_KINDS.push(Object.freeze({ code, status: Number(status), rfc, message }));
+  }
+  memory = exports.memory;
+  refreshViews();
+  build = Object.freeze({ file, simd128: simd128(), backend: backend() });
+}
+
+/**
+ * Which module is loaded: `file` is the module file chosen (httpspan_wasm_bg.wasm, or
+ * httpspan_wasm_baseline_bg.wasm on an engine without SIMD128), `simd128` whether the module
+ * was compiled with SIMD128 (asked from the module itself), `backend` the scanning backend the
+ * parser runs on in it (`simd128` or `scalar`).
+ */
+export function buildInfo() {
+  if (build === null) notLoaded();
+  return build;
+}
+
+function notLoaded() {
+  throw new Error('@httpspan/wasm is not loaded yet: await init() first');
+}
+
+function refreshViews() {
+  memoryU8 = new Uint8Array(memory.buffer);
+  memoryU32 = new Uint32Array(memory.buffer);
+}
+
+// Views of the module's memory go stale when it grows: its old buffer is detached, so the views
+// become empty. Checking that is much cheaper than reading `memory.buffer` on every call.
+function u8() {
+  if (memoryU8.length === 0) refreshViews();
+  return memoryU8;
+}
+
+function u32() {
+  if (memoryU32.length === 0) refreshViews();
+  return memoryU32;
+}
+
+/** An error with the byte where the input became invalid. */
+export class ParseError extends Error {
+  constructor(kindIndex, offset) {
+    const kind = ERROR_KINDS[kindIndex];
+    super(kind ? kind.message : 'unknown error');
+    this.name = 'ParseError';
+    /** Stable snake_case code, such as 'bare_lf'. */
+    this.code = kind ? kind.code : 'unknown';
+    /** Byte offset: into the input given to parse, or from the start of a Decoder's stream. */
+    this.offset = offset;
+    /** The RFC section whose rule the input broke. */
+    this.rfc = kind ? kind.rfc : '';
+    /** The status a server should answer. */
+    this.status = kind ? kind.status : 400;
+  }
+
+  toJSON() {
+    return { code: this.code, message: this.message, offset: this.offset, rfc: this.rfc, status: this.status };
+  }
+}
+
+// A head becomes one string, one character per byte (Latin-1), so that every span's text is a
+// slice of it with the same offsets. One decoder call per head is much cheaper than building
+// strings per field. ASCII heads (the module says which are not) decode as UTF-8; others are
+// widened to UTF-16 code units first, since the WHATWG 'latin1' decoder is really windows-1252.
+const asciiDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+const wideDecoder = new TextDecoder('utf-16le', { ignoreBOM: true });
+
+function headText(spans, bytes) {
+  const len = spans[HEAD_LEN];
+  if ((spans[FLAGS] & FLAG_NON_ASCII) === 0) return asciiDecoder.decode(bytes.subarray(0, len));
+  const wide = new Uint16Array(len);
+  for (let i = 0; i < len; i++) wide[i] = bytes[i];
+  return wideDecoder.decode(wide);
+}
+
+function spanText(text, word) {
+  const offset = word & 0xffff;
+  return text.slice(offset, offset + (word >>> 16));
+}
+
+function span(word) {
+  return { offset: word & 0xffff, length: word >>> 16 };
+}
+
+function bigU64(lo, hi) {
+  return (BigInt(hi) << 32n) | BigInt(lo);
+}
+
+// Options: limits pass through to httpspan::Limits, and `lenient` flags to its Leniency, as
+// one bit each (the order of LENIENCY is the bit order wasm/src/lib.rs reads).
+const LIMITS = [
+  ['maxHeadBytes', 1, 0xffff],
+  ['maxFieldLines', 0, 0xffff],
+  ['maxChunkExtBytes', 0, 0xffffffff],
+  ['maxTrailerBytes', 0, 0xffffffff],
+  ['maxBodyBytes', 0, Number.MAX_SAFE_INTEGER],
+];
+const LENIENCY = [
+  'bareLf', 'obsFold', 'spaceBeforeColon', 'requestLineSpaces', 'missingHost',
+  'duplicateContentLength', 'unknownVersion',
+];
+
+function limitNumbers(options, extraKeys) {
+  const numbers = [-1, -1, -1, -1, -1, 0];
+  if (options === undefined || options === null) return numbers;
+  if (typeof options !== 'object') throw new TypeError('options must be an object');
+  for (const key of Object.keys(options)) {
+    const value = options[key];
+    // An option set to undefined is an option left out.
+    if (value === undefined) continue;
+    const at = LIMITS.findIndex(([name]) => name === key);
+    if (at >= 0) {
+      if (value === null && key === 'maxBodyBytes') continue;
+      const [, min, max] = LIMITS[at];
+      if (!Number.isInteger(value) || value < min || value > max) {
+        throw new RangeError(`options.${key} must be an integer from ${min} to ${max}`);
+      }
+      numbers[at] = value;
+    } else if (key === 'lenient') {
+      numbers[LIMITS.length] = leniencyBits(value);
+    } else if (!extraKeys.includes(key)) {
+      throw new TypeError(`unknown option ${key}`);
+    }
+  }
+  return numbers;
+}
+
+// An unknown flag is an error, never ignored: a misspelt flag would silently parse strictly.
+function leniencyBits(lenient) {
+  if (lenient === null || typeof lenient !== 'object') throw new TypeError('options.lenient must be an object');
+  let bits = 0;
+  for (const [flag, on] of Object.entries(lenient)) {
+    const bit = LENIENCY.indexOf(flag);
+    if (bit < 0) throw new TypeError(`unknown leniency flag options.lenient.${flag}`);
+    if (on !== undefined && typeof on !== 'boolean') throw new TypeError(`options.lenient.${flag} must be a boolean`);
+    if (on) bits |= 1 << bit;
+  }
+  return bits;
+}
+
+/** The field lines of a complete head (or trailer section), decoded from span words. */
+function fieldsOf(spans, text) {
+  const count = spans[FIELD_COUNT];
+  const knownAt = FIELDS + 2 * count;
+  const fields = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const name = spans[FIELDS + 2 * i];
+    const value = spans[FIELDS + 2 * i + 1];
+    const known = (spans[knownAt + (i >> 2)] >>> (8 * (i & 3))) & 0xff;
+    fields[i] = {
+      name: spanText(text, name),
+      value: spanText(text, value),
+      nameSpan: span(name),
+      valueSpan: span(value),
+      known: known === 0xff ? null : KNOWN_HEADERS[known],
+    };
+  }
+  return fields;
+}
+
+/** For each known header present, the index of its first field line. */
+function knownIndexOf(fields) {
+  const index = {};
+  for (let i = fields.length - 1; i >= 0; i--) {
+    const known = fields[i].known;
+    if (known !== null) index[known] = i;
+  }
+  return index;
+}
+
+function contentLengthOf(spans) {
+  return spans[FLAGS] & FLAG_CONTENT_LENGTH ? bigU64(spans[CONTENT_LENGTH], spans[CONTENT_LENGTH + 1]) : null;
+}
+
+// What request and response heads share. The start line's parts are added by the callers,
+// always in the same order, so every head of a kind has the same shape.
+function completeHead(spans, text) {
+  const flags = spans[FLAGS];
+  const fields = fieldsOf(spans, text);
+  return {
+    state: 'complete',
+    headLen: spans[HEAD_LEN],
+    version: spans[INFO] === 1 ? 'HTTP/1.1' : 'HTTP/1.0',
+    fields,
+    knownBitmap: bigU64(spans[KNOWN_BITMAP], spans[KNOWN_BITMAP + 1]),
+    knownIndex: knownIndexOf(fields),
+    contentLength: contentLengthOf(spans),
+    chunked: (flags & FLAG_CHUNKED) !== 0,
+    keepAlive: (flags & FLAG_KEEP_ALIVE) !== 0,
+    framing: FRAMINGS[(flags >>> FRAMING_SHIFT) & 3],
+  };
+}
+
+function requestHead(spans, bytes) {
+  const text = headText(spans, bytes);
+  const head = completeHead(spans, text);
+  head.method = spanText(text, spans[START_A]);
+  head.methodSpan = span(spans[START_A]);
+  head.target = spanText(text, spans[START_B]);
+  head.targetSpan = span(spans[START_B]);
+  return head;
+}
+
+function responseHead(spans, bytes) {
+  const text = headText(spans, bytes);
+  const head = completeHead(spans, text);
+  const flags = spans[FLAGS];
+  head.status = spans[START_A];
+  head.reason = spanText(text, spans[START_B]);
+  head.reasonSpan = span(spans[START_B]);
+  head.interim = (flags & FLAG_INTERIM) !== 0;
+  head.switchesProtocols = (flags & FLAG_SWITCHES_PROTOCOLS) !== 0;
+  return head;
+}
+
+function errorOf(spans) {
+  return new ParseError(spans[INFO], spans[HEAD_LEN]);
+}
+
+function resultOf(spans, bytes, head) {
+  switch (spans[STATE]) {
+    case COMPLETE: return head(spans, bytes);
+    case PARTIAL: return { state: 'partial' };
+    default: return { state: 'error', error: errorOf(spans) };
+  }
+}
+
+function checkBytes(bytes) {
+  if (!(bytes instanceof Uint8Array)) throw new TypeError('bytes must be a Uint8Array');
+}
+
+/**
+ * The fast path: a reusable parser whose results stay in one Uint32Array of span words, decoded
+ * only by the accessors you call. Base class of RequestParser and ResponseParser.
+ */
+class SpanParser {
+  #inner;
+  #response;
+  #input = 0;
+  #room = 0;
+  #method = 'GET';
+  #spansAt;
+  /** The span words of the last parse, unless it was given its own `out`. */
+  spans = new Uint32Array(SPANS_LEN);
+
+  constructor(response, options, extraKeys) {
+    if (memory === null) notLoaded();
+    this.#response = response;
+    this.#inner = new HeadParser(response, limitNumbers(options, extraKeys));
+    this.#spansAt = this.#inner.spans() >>> 2;
+  }
+
+  /** Copies `bytes` (at most the first 65 544, all a head can use) into the module and parses. */
+  parseInto(bytes, out) {
+    checkBytes(bytes);
+    const len = bytes.length;
+    if (len > this.#room) {
+      this.#input = this.#inner.input(len);
+      this.#room = Math.min(len, 65544);
+    }
+    const n = Math.min(len, this.#room);
+    u8().set(n === len ? bytes : bytes.subarray(0, n), this.#input);
+    const used = this.#inner.parse(n);
+    if (out.length < used) throw new RangeError(`out must hold at least ${SPANS_LEN} words`);
+    // A loop beats subarray() + set() for the few dozen words of a head.
+    const words = u32();
+    const at = this.#spansAt;
+    for (let i = 0; i < used; i++) out[i] = words[at + i];
+    return out;
+  }
+
+  setMethod(method) {
+    if (typeof method !== 'string') throw new TypeError('requestMethod must be a string');
+    if (method !== this.#method) {
+      this.#inner.setRequestMethod(method);
+      this.#method = method;
+    }
+  }
+
+  /** Frees the module memory this parser holds; it cannot be used afterwards. */
+  free() {
+    this.#inner.free();
+  }
+}
+
+/** A reusable request parser for the fast path. */
+export class RequestParser extends SpanParser {
+  /** `options`: limits, such as `{ maxHeadBytes: 4096 }`. */
+  constructor(options) {
+    super(false, options, []);
+  }
+
+  /**
+   * Parses the request head at the start of `bytes` from scratch. The span words go to `out`
+   * when given, else to `this.spans`, and are read through the returned view.
+   */
+  parse(bytes, out = this.spans) {
+    return new RequestSpans(this.parseInto(bytes, out), bytes);
+  }
+}
+
+/** A reusable response parser for the fast path. */
+export class ResponseParser extends SpanParser {
+  /** `options`: limits, such as `{ maxHeadBytes: 4096 }`. */
+  constructor(options) {
+    super(true, options, []);
+  }
+
+  /**
+   * Parses the response head at the start of `bytes`, answering a `requestMethod` request
+   * (HEAD and CONNECT change the framing).
+   */
+  parse(bytes, requestMethod = 'GET', out = this.spans) {
+    this.setMethod(requestMethod);
+    return new ResponseSpans(this.parseInto(bytes, out), bytes);
+  }
+}
+
+/**
+ * Lazy accessors over the span words of one parse and the bytes they index. Only `state`,
+ * `headLen` and `error` can be read when the head is not complete; the rest throw.
+ */
+class HeadSpans {
+  /** The span words (see docs/wasm.md for the layout). */
+  spans;
+  /** The bytes that were parsed. */
+  bytes;
+  #text = null;
+
+  constructor(spans, bytes) {
+    this.spans = spans;
+    this.bytes = bytes;
+  }
+
+  /** The text of the span `word` (offset | length << 16); the head is decoded on first use. */
+  text(word) {
+    this.#text ??= headText(this.words(), this.bytes);
+    return spanText(this.#text, word);
+  }
+
+  /** 'complete', 'partial' or 'error'. */
+  get state() {
+    return STATES[this.spans[STATE]];
+  }
+
+  /** Bytes of the head (the body starts here); 0 unless complete. */
+  get headLen() {
+    return this.spans[STATE] === COMPLETE ? this.spans[HEAD_LEN] : 0;
+  }
+
+  /** The error, when the state is 'error'; else null. */
+  get error() {
+    return this.spans[STATE] === FAILED ? errorOf(this.spans) : null;
+  }
+
+  /** The span words, after checking that they describe a complete head. */
+  words() {
+    if (this.spans[STATE] !== COMPLETE) {
+      throw new TypeError(`the head is not complete (state: ${this.state})`);
+    }
+    return this.spans;
+  }
+
+  get version() {
+    return this.words()[INFO] === 1 ? 'HTTP/1.1' : 'HTTP/1.0';
+  }
+
+  get fieldCount() {
+    return this.words()[FIELD_COUNT];
+  }
+
+  /** The name of field `i`, as sent. */
+  fieldName(i) {
+    return this.text(this.fieldWord(i, 0));
+  }
+
+  /** The value of field `i`, trimmed. */
+  fieldValue(i) {
+    return this.text(this.fieldWord(i, 1));
+  }
+
+  /** The span of field `i`'s name (`part` 0) or value (1). */
+  fieldSpan(i, part) {
+    return span(this.fieldWord(i, part));
+  }
+
+  /** The span word of field `i`'s name (`part` 0) or value (1): offset | length << 16. */
+  fieldWord(i, part) {
+    if (!(i >= 0 && i < this.fieldCount)) throw new RangeError(`no field ${i}`);
+    return this.spans[FIELDS + 2 * i + part];
+  }
+
+  /** Index of the first field named `name` (any case), or -1. O(1) for known headers. */
+  indexOf(name) {
+    const spans = this.words();
+    const lower = name.toLowerCase();
+    const slot = KNOWN_SLOTS.get(lower);
+    if (slot !== undefined) {
+      return ((spans[KNOWN_INDEX + (slot >> 2)] >>> (8 * (slot & 3))) & 0xff) - 1;
+    }
+    const count = spans[FIELD_COUNT];
+    const bytes = this.bytes;
+    outer: for (let i = 0; i < count; i++) {
+      const word = spans[FIELDS + 2 * i];
+      if (word >>> 16 !== lower.length) continue;
+      const offset = word & 0xffff;
+      for (let j = 0; j < lower.length; j++) {
+        let b = bytes[offset + j];
+        if (b >= 0x41 && b <= 0x5a) b |= 0x20;
+        if (b !== lower.charCodeAt(j)) continue outer;
+      }
+      return i;
+    }
+    return -1;
+  }
+
+  /** The value of the first field named `name`, or undefined. */
+  get(name) {
+    const i = this.indexOf(name);
+    return i < 0 ? undefined : this.fieldValue(i);
+  }
+
+  /** The value span of the first field named `name`, or undefined. */
+  getSpan(name) {
+    const i = this.indexOf(name);
+    return i < 0 ? undefined : this.fieldSpan(i, 1);
+  }
+
+  /** The known-header bitmap: bit k set when KNOWN_HEADERS[k] is present. */
+  get knownBitmap() {
+    const s = this.words();
+    return bigU64(s[KNOWN_BITMAP], s[KNOWN_BITMAP + 1]);
+  }
+
+  /** The Content-Length, or null. */
+  get contentLength() {
+    return contentLengthOf(this.words());
+  }
+
+  get chunked() {
+    return (this.words()[FLAGS] & FLAG_CHUNKED) !== 0;
+  }
+
+  get keepAlive() {
+    return (this.words()[FLAGS] & FLAG_KEEP_ALIVE) !== 0;
+  }
+
+  /** 'none', 'length', 'chunked' or 'until-close'. */
+  get framing() {
+    return FRAMINGS[(this.words()[FLAGS] >>> FRAMING_SHIFT) & 3];
+  }
+}
+
+/** The fast path's view of a parsed request. */
+export class RequestSpans extends HeadSpans {
+  get method() {
+    return this.text(this.words()[START_A]);
+  }
+
+  get methodSpan() {
+    return span(this.words()[START_A]);
+  }
+
+  get target() {
+    return this.text(this.words()[START_B]);
+  }
+
+  get targetSpan() {
+    return span(this.words()[START_B]);
+  }
+
+  /** Everything, decoded: the same object parseRequest returns. */
+  toResult() {
+    return resultOf(this.spans, this.bytes, requestHead);
+  }
+}
+
+/** The fast path's view of a parsed response. */
+export class ResponseSpans extends HeadSpans {
+  get status() {
+    return this.words()[START_A];
+  }
+
+  get reason() {
+    return this.text(this.words()[START_B]);
+  }
+
+  get reasonSpan() {
+    return span(this.words()[START_B]);
+  }
+
+  get interim() {
+    return (this.words()[FLAGS] & FLAG_INTERIM) !== 0;
+  }
+
+  get switchesProtocols() {
+    return (this.words()[FLAGS] & FLAG_SWITCHES_PROTOCOLS) !== 0;
+  }
+
+  /** Everything, decoded: the same object parseResponse returns. */
+  toResult() {
+    return resultOf(this.spans, this.bytes, responseHead);
+  }
+}
+
+// One parser per distinct set of limits, so that parseRequest and parseResponse allocate
+// nothing in the module after the first call.
+const sharedParsers = new Map();
+
+const defaultParsers = [null, null];
+
+function sharedParser(response, options, extraKeys) {
+  if (options === undefined || (response && Object.keys(options).length === 1)) {
+    const parser = defaultParsers[+response] ?? (response ? new ResponseParser() : new RequestParser());
+    defaultParsers[+response] = parser;
+    return parser;
+  }
+  const numbers = limitNumbers(options, extraKeys);
+  const key = `${response}:${numbers}`;
+  let parser = sharedParsers.get(key);
+  if (parser === undefined) {
+    if (sharedParsers.size >= 16) {
+      for (const old of sharedParsers.values()) old.free();
+      sharedParsers.clear();
+    }
+    const limits = { ...options };
+    delete limits.requestMethod;
+    parser = response ? new ResponseParser(limits) : new RequestParser(limits);
+    sharedParsers.set(key, parser);
+  }
+  return parser;
+}
+
+/**
+ * Parses the request head at the start of `bytes`. Returns `{ state: 'complete', ... }`,
+ * `{ state: 'partial' }` (read more, call again) or `{ state: 'error', error }`.
+ */
+export function parseRequest(bytes, options) {
+  return sharedParser(false, options, []).parse(bytes).toResult();
+}
+
+/**
+ * Parses the response head at the start of `bytes`, which answers a request with method
+ * `options.requestMethod` (required: a response to HEAD has no body).
+ */
+export function parseResponse(bytes, options) {
+  const method = options?.requestMethod;
+  if (typeof method !== 'string') throw new TypeError('parseResponse needs options.requestMethod, the method of the request it answers');
+  return sharedParser(true, options, ['requestMethod']).parse(bytes, method).toResult();
+}
+
+function copyOut(ptr, len) {
+  return u8().slice(ptr, ptr + len);
+}
+
+/**
+ * A connection's byte stream of requests or responses, pipelined and chunked, arriving in
+ * pieces of any size. `push` returns the events each piece completes.
+ */
+export class Decoder {
+  #inner;
+  #response;
+  #methods = [];
+  #interim = false;
+  #done = false;
+
+  /** `kind`: 'request' or 'response'. `options`: limits, and for responses `requestMethods`. */
+  constructor(kind, options) {
+    if (memory === null) notLoaded();
+    if (kind !== 'request' && kind !== 'response') throw new TypeError("kind must be 'request' or 'response'");
+    this.#response = kind === 'response';
+    const extra = this.#response ? ['requestMethods'] : [];
+    this.#inner = new StreamDecoder(this.#response, limitNumbers(options, extra));
+    for (const method of options?.requestMethods ?? []) this.queueRequestMethod(method);
+    this.#nextMethod();
+  }
+
+  /**
+   * Response streams: the method of a request sent on this connection. Final responses are
+   * matched to these in order; without one, a response answers GET.
+   */
+  queueRequestMethod(method) {
+    if (typeof method !== 'string') throw new TypeError('a request method must be a string');
+    this.#methods.push(method);
+    if (this.#methods.length === 1 && this.#pendingDefault) this.#nextMethod();
+  }
+
+  #pendingDefault = false;
+
+  #nextMethod() {
+    if (!this.#response) return;
+    const method = this.#methods.shift();
+    this.#pendingDefault = method === undefined;
+    this.#inner.setRequestMethod(method ?? 'GET');
+  }
+
+  /** Bytes of the stream consumed so far. */
+  get position() {
+    return this.#inner.position();
+  }
+
+  /** Decodes `chunk` and returns the events it completes. Body events are ranges of `chunk`. */
+  push(chunk) {
+    checkBytes(chunk);
+    const base = this.#inner.position();
+    const ptr = this.#inner.input(chunk.length);
+    u8().set(chunk, ptr);
+    return this.#drain(() => this.#inner.decode(), chunk, base);
+  }
+
+  /** The stream has ended: returns the last events ('end', then 'closed' or 'incomplete'). */
+  finish() {
+    return this.#drain(() => this.#inner.finish(), null, this.#inner.position());
+  }
+
+  #drain(step, chunk, base) {
+    const events = [];
+    for (;;) {
+      const event = step();
+      switch (event) {
+        case EVENT_NEED_MORE:
+          return events;
+        case EVENT_HEAD:
+          events.push(this.#head());
+          break;
+        case EVENT_BODY: {
+          const start = this.#inner.bodyStart;
+          const end = this.#inner.bodyEnd;
+          events.push({ type: 'body', data: chunk.subarray(start, end), start, end, offset: base + start });
+          break;
+        }
+        case EVENT_TRAILERS:
+          events.push(this.#trailers());
+          break;
+        case EVENT_MESSAGE_END:
+          events.push({ type: 'end' });
+          if (this.#response && !this.#interim) this.#nextMethod();
+          break;
+        case EVENT_CLOSED:
+          events.push({ type: 'closed', offset: this.#inner.position() });
+          return events;
+        case EVENT_INCOMPLETE:
+          events.push({ type: 'incomplete' });
+          return events;
+        case EVENT_ERROR:
+          events.push({ type: 'error', error: errorOf(this.#spans()) });
+          return events;
+        default:
+          throw new Error(`@httpspan/wasm: unknown decoder event ${event}`);
+      }
+    }
+  }
+
+  #spans() {
+    const at = this.#inner.spans() >>> 2;
+    return u32().slice(at, at + SPANS_LEN);
+  }
+
+  #head() {
+    const spans = this.#spans();
+    const bytes = copyOut(this.#inner.section(false), spans[HEAD_LEN]);
+    const head = this.#response ? responseHead(spans, bytes) : requestHead(spans, bytes);
+    this.#interim = this.#response && head.interim;
+    return { type: 'head', offset: this.#inner.messageOffset(), head, bytes };
+  }
+
+  #trailers() {
+    const spans = this.#spans();
+    const bytes = copyOut(this.#inner.section(true), spans[HEAD_LEN]);
+    const fields = fieldsOf(spans, headText(spans, bytes));
+    return { type: 'trailers', offset: this.#inner.trailerOffset(), fields, knownIndex: knownIndexOf(fields), bytes };
+  }
+
+  /** Frees the module memory this decoder holds; it cannot be used afterwards. */
+  free() {
+    this.#inner.free();
+  }
+}

@@ -1,0 +1,329 @@
+//! The span layout: how a parsed head is written into one array of `u32` words, which
+//! JavaScript reads as a `Uint32Array` without creating an object per field.
+//!
+//! Every span is one word: the offset in the low 16 bits and the length in the high 16 bits,
+//! exactly the core's 4-byte [`Span`]. The JavaScript side reads the word positions below from
+//! [`tables`](crate::tables) when it loads and refuses to run with different ones, so the two
+//! sides cannot drift apart.
+//!
+//! | word | complete head | error |
+//! | --- | --- | --- |
+//! | [`STATE`] | [`COMPLETE`] | [`FAILED`] ([`PARTIAL`]: nothing else is written) |
+//! | [`HEAD_LEN`] | bytes of the head | offset of the error |
+//! | [`INFO`] | version: 0 for HTTP/1.0, 1 for HTTP/1.1 | index of the error kind |
+//! | [`FLAGS`] | the `FLAG_*` bits and the framing (trailers: only [`FLAG_NON_ASCII`]) | |
+//! | [`CONTENT_LENGTH`], +1 | Content-Length, low and high 32 bits | |
+//! | [`KNOWN_BITMAP`], +1 | known-header bitmap, low and high 32 bits | |
+//! | [`START_A`] | request: method span; response: status code | |
+//! | [`START_B`] | request: target span; response: reason span | |
+//! | [`FIELD_COUNT`] | number of field lines, `n` | |
+//! | [`KNOWN_INDEX`] .. +16 | byte `k`: 1 + index of the first field with known header `k`, or 0 | |
+//! | [`FIELDS`] .. +2n | name span, value span of each field | |
+//! | then `ceil(n / 4)` words | byte `i`: known header of field `i`, or 255 | |
+//!
+//! [`Span`]: httpspan::Span
+
+use httpspan::{Error, ErrorKind, Field, Framing, KnownHeader, Request, Response, Span, Trailers};
+
+/// Word: [`PARTIAL`], [`COMPLETE`] or [`FAILED`].
+pub const STATE: usize = 0;
+/// Word: the head length, or the error offset.
+pub const HEAD_LEN: usize = 1;
+/// Word: the version, or the error kind's index in [`ErrorKind::ALL`].
+pub const INFO: usize = 2;
+/// Word: flags and framing.
+pub const FLAGS: usize = 3;
+/// Two words: the Content-Length.
+pub const CONTENT_LENGTH: usize = 4;
+/// Two words: the known-header bitmap.
+pub const KNOWN_BITMAP: usize = 6;
+/// Word: the method span, or the status code.
+pub const START_A: usize = 8;
+/// Word: the target span, or the reason span.
+pub const START_B: usize = 9;
+/// Word: the number of field lines.
+pub const FIELD_COUNT: usize = 10;
+/// Sixteen words: one byte per known header.
+pub const KNOWN_INDEX: usize = 11;
+/// First word of the field spans.
+pub const FIELDS: usize = KNOWN_INDEX + 16;
+/// Field slots of the core's parsers (`Request`, `Response` and `Trailers` with their default
+/// `N`).
+pub const MAX_FIELDS: usize = 64;
+/// Words of a layout with every field slot in use.
+pub const SPANS_LEN: usize = FIELDS + 2 * MAX_FIELDS + MAX_FIELDS / 4;
+
+/// [`STATE`]: the head is not complete yet.
+pub const PARTIAL: u32 = 0;
+/// [`STATE`]: the head is complete.
+pub const COMPLETE: u32 = 1;
+/// [`STATE`]: the input is invalid.
+pub const FAILED: u32 = 2;
+
+/// [`FLAGS`] bit: the body is chunked.
+pub const FLAG_CHUNKED: u32 = 1;
+/// [`FLAGS`] bit: the connection stays open after this message.
+pub const FLAG_KEEP_ALIVE: u32 = 1 << 1;
+/// [`FLAGS`] bit: a Content-Length was declared.
+pub const FLAG_CONTENT_LENGTH: u32 = 1 << 2;
+/// [`FLAGS`] bit: an interim 1xx response.
+pub const FLAG_INTERIM: u32 = 1 << 3;
+/// [`FLAGS`] bit: a 101 or a 2xx answer to CONNECT.
+pub const FLAG_SWITCHES_PROTOCOLS: u32 = 1 << 4;
+/// [`FLAGS`] bit: the head has a byte above 0x7F (obs-text), so it is not ASCII text.
+pub const FLAG_NON_ASCII: u32 = 1 << 5;
+/// [`FLAGS`]: the framing is `(flags >> FRAMING_SHIFT) & 3`, one of the `FRAMING_*` values.
+pub const FRAMING_SHIFT: u32 = 8;
+/// Framing: no body.
+pub const FRAMING_NO_BODY: u32 = 0;
+/// Framing: Content-Length.
+pub const FRAMING_LENGTH: u32 = 1;
+/// Framing: chunked.
+pub const FRAMING_CHUNKED: u32 = 2;
+/// Framing: until the connection closes.
+pub const FRAMING_UNTIL_CLOSE: u32 = 3;
+
+/// Room for one layout.
+pub type Spans = [u32; SPANS_LEN];
+
+/// How many words of `spans` the last write filled: the rest is left from earlier writes.
+pub fn used_words(spans: &Spans) -> usize {
+    match spans[STATE] {
+        COMPLETE => {
+            let fields = spans[FIELD_COUNT] as usize;
+            FIELDS + 2 * fields + fields.div_ceil(4)
+        }
+        FAILED => INFO + 1,
+        _ => STATE + 1,
+    }
+}
+
+/// A span as one word.
+#[inline]
+pub fn span_word(span: Span) -> u32 {
+    u32::from(span.off) | u32::from(span.len) << 16
+}
+
+/// Writes [`PARTIAL`].
+pub fn write_partial(spans: &mut Spans) {
+    spans[STATE] = PARTIAL;
+}
+
+/// Writes an error: its offset (saturated to 32 bits) and the index of its kind.
+pub fn write_error(spans: &mut Spans, error: &Error) {
+    spans[STATE] = FAILED;
+    spans[HEAD_LEN] = u32::try_from(error.offset()).unwrap_or(u32::MAX);
+    spans[INFO] = error_kind_index(error.kind());
+}
+
+/// The index of `kind` in [`ErrorKind::ALL`].
+pub fn error_kind_index(kind: ErrorKind) -> u32 {
+    let index = ErrorKind::ALL.iter().position(|&k| k == kind);
+    // Every kind is in ALL; the fallback only keeps this total.
+    index.map_or(u32::MAX, |i| i as u32)
+}
+
+/// What the three kinds of head share: fields, bitmap, index.
+struct FieldTable<'a> {
+    fields: &'a [Field],
+    bitmap: u64,
+    index: &'a dyn Fn(KnownHeader) -> Option<usize>,
+}
+
+// Shared by the three writers rather than inlined into each: the module's size is a target.
+#[inline(never)]
+fn write_fields(spans: &mut Spans, table: FieldTable<'_>) {
+    let fields = &table.fields[..table.fields.len().min(MAX_FIELDS)];
+    spans[KNOWN_BITMAP] = table.bitmap as u32;
+    spans[KNOWN_BITMAP + 1] = (table.bitmap >> 32) as u32;
+    spans[FIELD_COUNT] = fields.len() as u32;
+    let mut index_bytes = [0u8; 64];
+    let mut bits = table.bitmap;
+    while bits != 0 {
+        let slot = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let known = KnownHeader::ALL.get(slot).and_then(|&k| (table.index)(k));
+        if let Some(i) = known {
+            index_bytes[slot] = (i + 1) as u8;
+        }
+    }
+    pack_bytes(&mut spans[KNOWN_INDEX..FIELDS], &index_bytes);
+    let (pairs, rest) = spans[FIELDS..].split_at_mut(2 * fields.len());
+    for (pair, field) in pairs.chunks_exact_mut(2).zip(fields) {
+        pair[0] = span_word(field.name);
+        pair[1] = span_word(field.value);
+    }
+    let mut known_bytes = [u8::MAX; MAX_FIELDS];
+    for (byte, field) in known_bytes.iter_mut().zip(fields) {
+        *byte = field.known().map_or(u8::MAX, |k| k.slot() as u8);
+    }
+    let words = fields.len().div_ceil(4);
+    pack_bytes(&mut rest[..words], &known_bytes[..4 * words]);
+}
+
+/// Packs bytes four to a word, little-endian, so byte `i` is `(words[i >> 2] >> 8 * (i & 3))`.
+fn pack_bytes(words: &mut [u32], bytes: &[u8]) {
+    for (word, four) in words.iter_mut().zip(bytes.chunks_exact(4)) {
+        *word = u32::from_le_bytes([four[0], four[1], four[2], four[3]]);
+    }
+}
+
+fn framing_bits(framing: Framing) -> u32 {
+    let framing = match framing {
+        Framing::NoBody => FRAMING_NO_BODY,
+        Framing::Length(_) => FRAMING_LENGTH,
+        Framing::Chunked => FRAMING_CHUNKED,
+        Framing::UntilClose => FRAMING_UNTIL_CLOSE,
+    };
+    framing << FRAMING_SHIFT
+}
+
+/// The bits of [`FLAGS`] that depend on the bytes of the head rather than its meaning.
+#[inline(never)]
+fn text_flags(head: &[u8]) -> u32 {
+    let any = head.iter().fold(0, |acc, &b| acc | b);
+    flag(any >= 0x80, FLAG_NON_ASCII)
+}
+
+fn write_common(
+    spans: &mut Spans,
+    head: &[u8],
+    version: httpspan::Version,
+    content_length: Option<u64>,
+    flags: u32,
+) {
+    spans[STATE] = COMPLETE;
+    spans[HEAD_LEN] = head.len() as u32;
+    spans[INFO] = u32::from(version == httpspan::Version::Http11);
+    let length = content_length.unwrap_or(0);
+    spans[CONTENT_LENGTH] = length as u32;
+    spans[CONTENT_LENGTH + 1] = (length >> 32) as u32;
+    let declared = match content_length {
+        Some(_) => FLAG_CONTENT_LENGTH,
+        None => 0,
+    };
+    spans[FLAGS] = flags | declared | text_flags(head);
+}
+
+fn flag(set: bool, bit: u32) -> u32 {
+    if set {
+        bit
+    } else {
+        0
+    }
+}
+
+/// Writes a complete request head, whose bytes are `head`.
+pub fn write_request(spans: &mut Spans, req: &Request, head: &[u8]) {
+    let flags = flag(req.is_chunked(), FLAG_CHUNKED)
+        | flag(req.keep_alive(), FLAG_KEEP_ALIVE)
+        | framing_bits(req.framing());
+    write_common(spans, head, req.version(), req.content_length(), flags);
+    spans[START_A] = span_word(req.method());
+    spans[START_B] = span_word(req.target());
+    write_fields(
+        spans,
+        FieldTable {
+            fields: req.fields(),
+            bitmap: req.known_bitmap(),
+            index: &|k| req.known_index(k),
+        },
+    );
+}
+
+/// Writes a complete response head, whose bytes are `head`.
+pub fn write_response(spans: &mut Spans, res: &Response, head: &[u8]) {
+    let flags = flag(res.is_chunked(), FLAG_CHUNKED)
+        | flag(res.keep_alive(), FLAG_KEEP_ALIVE)
+        | flag(res.is_interim(), FLAG_INTERIM)
+        | flag(res.switches_protocols(), FLAG_SWITCHES_PROTOCOLS)
+        | framing_bits(res.framing());
+    write_common(spans, head, res.version(), res.content_length(), flags);
+    spans[START_A] = u32::from(res.status());
+    spans[START_B] = span_word(res.reason());
+    write_fields(
+        spans,
+        FieldTable {
+            fields: res.fields(),
+            bitmap: res.known_bitmap(),
+            index: &|k| res.known_index(k),
+        },
+    );
+}
+
+/// Writes a complete trailer section, whose bytes are `section`: only the state, the length,
+/// the text flag and the fields.
+pub fn write_trailers(spans: &mut Spans, trailers: &Trailers, section: &[u8]) {
+    spans[STATE] = COMPLETE;
+    spans[HEAD_LEN] = section.len() as u32;
+    spans[FLAGS] = text_flags(section);
+    write_fields(
+        spans,
+        FieldTable {
+            fields: trailers.fields(),
+            bitmap: trailers.known_bitmap(),
+            index: &|k| trailers.known_index(k),
+        },
+    );
+}
+
+/// The word positions and values above, as `NAME=value` pairs separated by spaces, for the
+/// JavaScript side to check against its own.
+pub fn describe() -> String {
+    let pairs: [(&str, u32); 27] = [
+        ("STATE", STATE as u32),
+        ("HEAD_LEN", HEAD_LEN as u32),
+        ("INFO", INFO as u32),
+        ("FLAGS", FLAGS as u32),
+        ("CONTENT_LENGTH", CONTENT_LENGTH as u32),
+        ("KNOWN_BITMAP", KNOWN_BITMAP as u32),
+        ("START_A", START_A as u32),
+        ("START_B", START_B as u32),
+        ("FIELD_COUNT", FIELD_COUNT as u32),
+        ("KNOWN_INDEX", KNOWN_INDEX as u32),
+        ("FIELDS", FIELDS as u32),
+        ("MAX_FIELDS", MAX_FIELDS as u32),
+        ("SPANS_LEN", SPANS_LEN as u32),
+        ("PARTIAL", PARTIAL),
+        ("COMPLETE", COMPLETE),
+        ("FAILED", FAILED),
+        ("FLAG_CHUNKED", FLAG_CHUNKED),
+        ("FLAG_KEEP_ALIVE", FLAG_KEEP_ALIVE),
+        ("FLAG_CONTENT_LENGTH", FLAG_CONTENT_LENGTH),
+        ("FLAG_INTERIM", FLAG_INTERIM),
+        ("FLAG_SWITCHES_PROTOCOLS", FLAG_SWITCHES_PROTOCOLS),
+        ("FLAG_NON_ASCII", FLAG_NON_ASCII),
+        ("FRAMING_SHIFT", FRAMING_SHIFT),
+        ("FRAMING_NO_BODY", FRAMING_NO_BODY),
+        ("FRAMING_LENGTH", FRAMING_LENGTH),
+        ("FRAMING_CHUNKED", FRAMING_CHUNKED),
+        ("FRAMING_UNTIL_CLOSE", FRAMING_UNTIL_CLOSE),
+    ];
+    let mut out = String::new();
+    for (name, value) in pairs {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(name);
+        out.push('=');
+        push_decimal(&mut out, value);
+    }
+    out
+}
+
+/// Appends `n` in decimal (without `core::fmt`, which would add kilobytes to the module).
+pub fn push_decimal(out: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    let mut rest = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    out.push_str(core::str::from_utf8(&digits[i..]).unwrap_or_default());
+}

@@ -1,0 +1,379 @@
+//! WebAssembly bindings of [`httpspan`] for JavaScript, through `wasm-bindgen`.
+//!
+//! This crate only converts: every byte is parsed by `httpspan`. Its exports are the low-level
+//! half of the npm package `@httpspan/wasm`; the JavaScript half (`wasm/js/`) builds the public
+//! API on top of them and is what users call (see `docs/wasm.md`).
+//!
+//! Input crosses the boundary without a call per byte or per field: JavaScript asks a parser
+//! for room in its input buffer ([`HeadParser::input`], [`StreamDecoder::input`]), copies the
+//! bytes straight into the module's memory, and calls `parse` or `decode` with their length. The
+//! result is written into a buffer of `u32` words in the [`layout`] that JavaScript reads as a
+//! `Uint32Array` at [`HeadParser::spans`].
+
+pub mod layout;
+
+use httpspan::stream::{Decoder, Event, MessageKind};
+use httpspan::{Error, ErrorKind, KnownHeader, Limits, Request, Response, Status};
+use wasm_bindgen::prelude::wasm_bindgen;
+
+use layout::Spans;
+
+/// The largest input a head parser copies: no head reaches past byte 65 536 of its buffer,
+/// plus the CRLF pairs that may precede a request-line, so the bytes after this never change
+/// the outcome.
+pub const HEAD_WINDOW: usize = 65_536 + 8;
+
+/// Builds [`Limits`] from the numbers the JavaScript side validated, in this order:
+/// `maxHeadBytes`, `maxFieldLines`, `maxChunkExtBytes`, `maxTrailerBytes`, `maxBodyBytes`
+/// (negative for none), then the leniency flags as bits. Missing numbers keep their defaults;
+/// numbers out of range saturate.
+pub fn limits_from(numbers: &[f64]) -> Limits {
+    let mut limits = Limits::DEFAULT;
+    let get = |i: usize| numbers.get(i).copied().filter(|n| *n >= 0.0);
+    if let Some(n) = get(0) {
+        limits.max_head_bytes = n as u16;
+    }
+    if let Some(n) = get(1) {
+        limits.max_field_lines = n as u16;
+    }
+    if let Some(n) = get(2) {
+        limits.max_chunk_ext_bytes = n as u32;
+    }
+    if let Some(n) = get(3) {
+        limits.max_trailer_bytes = n as u32;
+    }
+    limits.max_body_bytes = get(4).map(|n| n as u64);
+    // The bit order of LENIENCY in wasm/js/core.js.
+    let bits = get(5).map_or(0, |n| n as u32);
+    let lenient = &mut limits.lenient;
+    for (bit, flag) in [
+        &mut lenient.bare_lf,
+        &mut lenient.obs_fold,
+        &mut lenient.space_before_colon,
+        &mut lenient.request_line_spaces,
+        &mut lenient.missing_host,
+        &mut lenient.duplicate_content_length,
+        &mut lenient.unknown_version,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        *flag = bits & (1 << bit) != 0;
+    }
+    limits
+}
+
+/// What JavaScript needs to know once, as one string of three sections separated by an empty
+/// line: the [`layout`] words (`NAME=value` pairs), the known header names in slot order (one
+/// per line), and the error kinds in [`ErrorKind::ALL`] order (`code`, status, RFC section and
+/// message, separated by tabs, one kind per line).
+#[wasm_bindgen]
+pub fn tables() -> String {
+    let mut out = layout::describe();
+    out.push('\n');
+    for known in KnownHeader::ALL {
+        out.push('\n');
+        out.push_str(known.name());
+    }
+    out.push('\n');
+    for kind in ErrorKind::ALL {
+        out.push('\n');
+        out.push_str(kind.code());
+        out.push('\t');
+        layout::push_decimal(&mut out, u32::from(kind.status()));
+        out.push('\t');
+        out.push_str(kind.rfc());
+        out.push('\t');
+        out.push_str(kind.message());
+    }
+    out
+}
+
+/// Whether this module was compiled with the SIMD128 target feature. A `RUSTFLAGS` in the
+/// environment of the build replaces the flags in `.cargo/config.toml` and silently drops it;
+/// the package's tests check this.
+#[wasm_bindgen(js_name = simd128)]
+pub fn simd128() -> bool {
+    cfg!(target_feature = "simd128")
+}
+
+/// The scanning backend the core uses in this module: `"simd128"` in the SIMD128 build,
+/// `"scalar"` in the baseline one (see `httpspan::backend_name`).
+#[wasm_bindgen(js_name = backend)]
+pub fn backend() -> String {
+    httpspan::backend_name().into()
+}
+
+/// A request or response parser.
+#[derive(Clone, Debug)]
+enum Parser {
+    Request(Box<Request>),
+    Response(Box<Response>),
+}
+
+/// A one-shot head parser with its own input buffer and span buffer in the module's memory.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct HeadParser {
+    parser: Parser,
+    input: Vec<u8>,
+    spans: Box<Spans>,
+}
+
+#[wasm_bindgen]
+impl HeadParser {
+    /// A parser for requests, or for responses if `response`, with [`limits_from`]`(limits)`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(response: bool, limits: &[f64]) -> HeadParser {
+        let limits = limits_from(limits);
+        let parser = match response {
+            true => Parser::Response(Box::new(Response::with_limits(limits))),
+            false => Parser::Request(Box::new(Request::with_limits(limits))),
+        };
+        HeadParser {
+            parser,
+            input: Vec::new(),
+            spans: Box::new([0; layout::SPANS_LEN]),
+        }
+    }
+
+    /// Makes room for `len` input bytes and returns where to write them. Only the first
+    /// [`HEAD_WINDOW`] bytes matter, so the room never exceeds that.
+    pub fn input(&mut self, len: usize) -> usize {
+        let len = len.min(HEAD_WINDOW);
+        if self.input.len() < len {
+            self.input.resize(len, 0);
+        }
+        self.input.as_ptr() as usize
+    }
+
+    /// Where the span words are.
+    pub fn spans(&self) -> usize {
+        self.spans.as_ptr() as usize
+    }
+
+    /// For responses: the method of the request answered (only HEAD and CONNECT change the
+    /// framing).
+    #[wasm_bindgen(js_name = setRequestMethod)]
+    pub fn set_request_method(&mut self, method: &str) {
+        if let Parser::Response(res) = &mut self.parser {
+            res.set_request_method(method.as_bytes());
+        }
+    }
+
+    /// Parses the `len` bytes written at [`input`](Self::input) from scratch and writes the
+    /// layout; returns how many of its words were written ([`layout::used_words`]).
+    pub fn parse(&mut self, len: usize) -> u32 {
+        let buf = &self.input[..len.min(self.input.len())];
+        let spans = &mut self.spans;
+        let outcome = match &mut self.parser {
+            Parser::Request(req) => {
+                req.reset();
+                req.parse(buf).map(|status| {
+                    write_head(spans, status, |s, n| {
+                        layout::write_request(s, req, &buf[..n])
+                    })
+                })
+            }
+            Parser::Response(res) => {
+                res.reset();
+                res.parse(buf).map(|status| {
+                    write_head(spans, status, |s, n| {
+                        layout::write_response(s, res, &buf[..n])
+                    })
+                })
+            }
+        };
+        if let Err(error) = outcome {
+            layout::write_error(spans, &error);
+        }
+        layout::used_words(spans) as u32
+    }
+}
+
+fn write_head(spans: &mut Spans, status: Status, write: impl FnOnce(&mut Spans, usize)) {
+    match status {
+        Status::Complete { head_len } => write(spans, head_len),
+        Status::Partial => layout::write_partial(spans),
+    }
+}
+
+/// [`StreamDecoder::decode`]: give the next piece.
+pub const EVENT_NEED_MORE: u32 = 0;
+/// [`StreamDecoder::decode`]: a head is complete; its layout is at `spans`, its bytes at
+/// `section`.
+pub const EVENT_HEAD: u32 = 1;
+/// [`StreamDecoder::decode`]: body data, `body_start..body_end` of the piece.
+pub const EVENT_BODY: u32 = 2;
+/// [`StreamDecoder::decode`]: a trailer section is complete; its layout is at `spans`, its bytes
+/// at `section`.
+pub const EVENT_TRAILERS: u32 = 3;
+/// [`StreamDecoder::decode`]: the message is complete.
+pub const EVENT_MESSAGE_END: u32 = 4;
+/// [`StreamDecoder::decode`]: nothing more is read.
+pub const EVENT_CLOSED: u32 = 5;
+/// [`StreamDecoder::finish`]: the stream ended inside a message.
+pub const EVENT_INCOMPLETE: u32 = 6;
+/// An error, in the layout at `spans`; every later call returns it again.
+pub const EVENT_ERROR: u32 = 7;
+
+/// A connection's stream of requests or responses, over [`httpspan::stream::Decoder`].
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct StreamDecoder {
+    decoder: Decoder<Box<[u8]>>,
+    input: Vec<u8>,
+    /// Bytes of the current piece in `input`, and how many of them were consumed.
+    len: usize,
+    used: usize,
+    body_start: usize,
+    body_end: usize,
+    spans: Box<Spans>,
+}
+
+#[wasm_bindgen]
+impl StreamDecoder {
+    /// A decoder for requests, or for responses if `response`, with [`limits_from`]`(limits)`
+    /// and a head buffer as large as those limits need.
+    #[wasm_bindgen(constructor)]
+    pub fn new(response: bool, limits: &[f64]) -> StreamDecoder {
+        let limits = limits_from(limits);
+        let kind = match response {
+            true => MessageKind::Response,
+            false => MessageKind::Request,
+        };
+        let buf = vec![0u8; httpspan::stream::buffer_len(&limits)].into_boxed_slice();
+        StreamDecoder {
+            decoder: Decoder::new(kind, buf, limits),
+            input: Vec::new(),
+            len: 0,
+            used: 0,
+            body_start: 0,
+            body_end: 0,
+            spans: Box::new([0; layout::SPANS_LEN]),
+        }
+    }
+
+    /// Makes room for a piece of `len` bytes and returns where to write it; [`decode`](Self::decode)
+    /// then decodes it.
+    pub fn input(&mut self, len: usize) -> usize {
+        if self.input.len() < len {
+            self.input.resize(len, 0);
+        }
+        self.len = len;
+        self.used = 0;
+        self.input.as_ptr() as usize
+    }
+
+    /// Where the span words are.
+    pub fn spans(&self) -> usize {
+        self.spans.as_ptr() as usize
+    }
+
+    /// For response streams: the method of the request that the next final response answers.
+    #[wasm_bindgen(js_name = setRequestMethod)]
+    pub fn set_request_method(&mut self, method: &str) {
+        self.decoder.set_request_method(method.as_bytes());
+    }
+
+    /// Decodes the rest of the piece up to the next event and returns it (`EVENT_*`).
+    pub fn decode(&mut self) -> u32 {
+        let rest = &self.input[self.used..self.len];
+        let step = self.decoder.decode(rest);
+        let start = self.used;
+        match step {
+            Ok((used, event)) => {
+                self.used += used;
+                self.event(start, event)
+            }
+            Err(error) => self.error(&error),
+        }
+    }
+
+    /// Tells the decoder that the stream has ended and returns the next event: `MESSAGE_END`,
+    /// then `CLOSED` or `INCOMPLETE` (or an error). Call it until it returns one of those.
+    pub fn finish(&mut self) -> u32 {
+        match self.decoder.finish() {
+            Ok(event) => self.event(self.used, event),
+            Err(error) => self.error(&error),
+        }
+    }
+
+    fn error(&mut self, error: &Error) -> u32 {
+        layout::write_error(&mut self.spans, error);
+        EVENT_ERROR
+    }
+
+    fn event(&mut self, start: usize, event: Event) -> u32 {
+        match event {
+            Event::Head => {
+                let head = self.decoder.head_bytes();
+                if let Some(req) = self.decoder.request() {
+                    layout::write_request(&mut self.spans, req, head);
+                } else if let Some(res) = self.decoder.response() {
+                    layout::write_response(&mut self.spans, res, head);
+                }
+                EVENT_HEAD
+            }
+            Event::Body(range) => {
+                self.body_start = start + range.start;
+                self.body_end = start + range.end;
+                EVENT_BODY
+            }
+            Event::Trailers => {
+                let section = self.decoder.trailer_bytes();
+                layout::write_trailers(&mut self.spans, self.decoder.trailers(), section);
+                EVENT_TRAILERS
+            }
+            Event::MessageEnd => EVENT_MESSAGE_END,
+            Event::NeedMore => EVENT_NEED_MORE,
+            Event::Closed => EVENT_CLOSED,
+            Event::Incomplete => EVENT_INCOMPLETE,
+            // Events added to the core later are reported as what they cannot be ignored as:
+            // an error the JavaScript side names.
+            _ => u32::MAX,
+        }
+    }
+
+    /// Start of the last body range, in bytes of the piece.
+    #[wasm_bindgen(getter, js_name = bodyStart)]
+    pub fn body_start(&self) -> usize {
+        self.body_start
+    }
+
+    /// End of the last body range, in bytes of the piece.
+    #[wasm_bindgen(getter, js_name = bodyEnd)]
+    pub fn body_end(&self) -> usize {
+        self.body_end
+    }
+
+    /// Where the bytes of the current head (after `HEAD`) or trailer section (after
+    /// `TRAILERS`) are in the module's memory.
+    pub fn section(&self, trailers: bool) -> usize {
+        let bytes = match trailers {
+            true => self.decoder.trailer_bytes(),
+            false => self.decoder.head_bytes(),
+        };
+        bytes.as_ptr() as usize
+    }
+
+    /// Stream offset of the first byte of the current head.
+    #[wasm_bindgen(js_name = messageOffset)]
+    pub fn message_offset(&self) -> f64 {
+        self.decoder.message_offset() as f64
+    }
+
+    /// Stream offset of the first byte of the current trailer section.
+    #[wasm_bindgen(js_name = trailerOffset)]
+    pub fn trailer_offset(&self) -> f64 {
+        self.decoder.trailer_offset() as f64
+    }
+
+    /// Bytes of the stream consumed so far.
+    pub fn position(&self) -> f64 {
+        self.decoder.position() as f64
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,106 @@
+// Any input gives a result or an error with its offset, never an exception or a trap, through
+// every entry point; the fast path and the object path agree; and growing the module's memory
+// under live parsers changes nothing. Inputs are seeded mutations of the conformance vectors.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Decoder, RequestParser, ResponseParser, parseRequest, parseResponse } from '../pkg/node.js';
+import { loadDir } from '../../tests/wasm/vectors.mjs';
+
+const vectors = fileURLToPath(new URL('../../tests/vectors', import.meta.url));
+
+// xorshift32, seeded: a failure reproduces.
+function generator(seed) {
+  let x = seed >>> 0 || 1;
+  return (n) => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) % n;
+  };
+}
+
+const SPECIAL = [0x00, 0x09, 0x0a, 0x0d, 0x20, 0x3a, 0x7f, 0x80, 0xff, 0x2c, 0x3b, 0x22];
+
+function mutate(bytes, random) {
+  const out = Array.from(bytes);
+  for (let edits = 1 + random(4); edits > 0; edits--) {
+    const at = random(out.length + 1);
+    switch (random(4)) {
+      case 0: out[at] = random(2) ? SPECIAL[random(SPECIAL.length)] : random(256); break;
+      case 1: out.splice(at, 1 + random(8)); break;
+      case 2: out.splice(at, 0, ...out.slice(random(out.length + 1), random(out.length + 1))); break;
+      default: out.splice(at, 0, SPECIAL[random(SPECIAL.length)]);
+    }
+  }
+  return Uint8Array.from(out.filter((b) => b !== undefined));
+}
+
+function checkResult(result, input) {
+  assert.ok(['complete', 'partial', 'error'].includes(result.state));
+  if (result.state === 'error') {
+    assert.ok(Number.isInteger(result.error.offset) && result.error.offset >= 0 && result.error.offset <= input.length,
+      `offset ${result.error.offset} of ${input.length} bytes`);
+    assert.match(result.error.code, /^[a-z0-9_]+$/);
+  } else if (result.state === 'complete') {
+    assert.ok(result.headLen > 0 && result.headLen <= input.length);
+    for (const f of result.fields) assert.ok(f.valueSpan.offset + f.valueSpan.length <= result.headLen);
+  }
+}
+
+test('mutated inputs never throw, and the fast path agrees with the object path', () => {
+  const random = generator(0x5eed);
+  const cases = loadDir(vectors).map((loaded) => loaded.case);
+  const requests = new RequestParser();
+  const responses = new ResponseParser();
+  const methods = ['GET', 'HEAD', 'CONNECT', 'POST'];
+  let errors = 0;
+  for (let round = 0; round < 3000; round++) {
+    const base = cases[random(cases.length)];
+    const input = mutate(base.input, random);
+    const method = methods[random(methods.length)];
+    const asRequest = parseRequest(input);
+    const asResponse = parseResponse(input, { requestMethod: method });
+    checkResult(asRequest, input);
+    checkResult(asResponse, input);
+    if (asRequest.state === 'error') errors++;
+    assert.deepStrictEqual(requests.parse(input).toResult(), asRequest);
+    assert.deepStrictEqual(responses.parse(input, method).toResult(), asResponse);
+
+    // The same bytes as a stream, in random pieces.
+    const decoder = new Decoder(base.kind, base.kind === 'response' ? { requestMethods: [method] } : {});
+    let events = [];
+    let start = 0;
+    while (start < input.length && !['closed', 'error'].includes(events.at(-1)?.type)) {
+      const end = Math.min(input.length, start + 1 + random(40));
+      events = events.concat(decoder.push(input.subarray(start, end)));
+      start = end;
+    }
+    if (!['closed', 'error'].includes(events.at(-1)?.type)) events = events.concat(decoder.finish());
+    const last = events.at(-1);
+    assert.ok(['closed', 'error', 'incomplete'].includes(last.type), `ended with ${last.type}`);
+    if (last.type === 'error') assert.ok(last.error.offset <= input.length);
+    decoder.free();
+  }
+  assert.ok(errors > 300, `mutations should break many inputs, broke ${errors}`);
+});
+
+test('growing the module memory keeps live parsers and their results right', () => {
+  const input = new TextEncoder().encode('GET /before HTTP/1.1\r\nHost: a\r\n\r\n');
+  const parser = new RequestParser();
+  assert.equal(parser.parse(input).target, '/before');
+  // Large inputs and decoders make the module allocate, which grows (and detaches) its memory.
+  const big = new Uint8Array(4 << 20).fill(0x61);
+  big.set(new TextEncoder().encode('PUT /big HTTP/1.1\r\nHost: a\r\nContent-Length: 4194000\r\n\r\n'));
+  const decoders = [];
+  for (let i = 0; i < 4; i++) {
+    const decoder = new Decoder('request');
+    const events = decoder.push(big);
+    assert.equal(events[0].head.target, '/big');
+    decoders.push(decoder);
+  }
+  assert.equal(parser.parse(input).target, '/before');
+  assert.equal(parseRequest(input).target, '/before');
+  for (const decoder of decoders) decoder.free();
+  parser.free();
+});
