@@ -23,6 +23,7 @@
 //!
 //! [`Span`]: httpspan::Span
 
+use alloc::string::String;
 use httpspan::{Error, ErrorKind, Field, Framing, KnownHeader, Request, Response, Span, Trailers};
 
 /// Word: [`PARTIAL`], [`COMPLETE`] or [`FAILED`].

@@ -9,8 +9,23 @@
 //! bytes straight into the module's memory, and calls `parse` or `decode` with their length. The
 //! result is written into a buffer of `u32` words in the [`layout`] that JavaScript reads as a
 //! `Uint32Array` at [`HeadParser::spans`].
+//!
+//! In the module the crate is `no_std`, with its own allocator ([`heap`]) and a panic handler
+//! that traps at once: the standard library's panic machinery and `core::fmt` were a large part
+//! of the module, and no panic is reachable. On the host (for the unit tests) it uses `std`.
 
+#![cfg_attr(target_arch = "wasm32", no_std)]
+
+extern crate alloc;
+
+#[cfg(target_arch = "wasm32")]
+pub mod heap;
 pub mod layout;
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
 
 use httpspan::stream::{Decoder, Event, MessageKind};
 use httpspan::{Error, ErrorKind, KnownHeader, Limits, Request, Response, Status};
@@ -373,6 +388,17 @@ impl StreamDecoder {
     pub fn position(&self) -> f64 {
         self.decoder.position() as f64
     }
+}
+
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static HEAP: heap::Heap = heap::Heap::new();
+
+/// A panic traps at once, without formatting its message (nothing would show it).
+#[cfg(target_arch = "wasm32")]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
+    core::arch::wasm32::unreachable()
 }
 
 #[cfg(test)]

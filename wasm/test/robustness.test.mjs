@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { initSync } from '../pkg/httpspan_wasm.js';
 import { Decoder, RequestParser, ResponseParser, parseRequest, parseResponse } from '../pkg/node.js';
 import { loadDir } from '../../tests/wasm/vectors.mjs';
 
@@ -103,4 +104,28 @@ test('growing the module memory keeps live parsers and their results right', () 
   assert.equal(parseRequest(input).target, '/before');
   for (const decoder of decoders) decoder.free();
   parser.free();
+});
+
+test('freed parsers and decoders give their memory back to the module', () => {
+  // node.js has instantiated the module already, so this returns its exports.
+  const { memory } = initSync({ module: new Uint8Array(0) });
+  const head = new TextEncoder().encode('PUT /x HTTP/1.1\r\nHost: a\r\nContent-Length: 1000000\r\n\r\n');
+  const piece = new Uint8Array(1 << 20).fill(0x62);
+  piece.set(head);
+  // Pieces of growing sizes make the input buffers grow through several size classes.
+  const cycle = () => {
+    for (let i = 0; i < 40; i++) {
+      const decoder = new Decoder('request');
+      for (const size of [100, 5000, 70000, piece.length]) decoder.push(piece.subarray(0, size));
+      decoder.free();
+      const parser = new RequestParser({ maxHeadBytes: 100 + i });
+      assert.equal(parser.parse(piece).target, '/x');
+      parser.free();
+    }
+  };
+  cycle();
+  const size = memory.buffer.byteLength;
+  cycle();
+  cycle();
+  assert.equal(memory.buffer.byteLength, size, 'the same blocks serve the same allocations again');
 });
