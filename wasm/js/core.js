@@ -2,7 +2,7 @@
 // Every byte is parsed in the module; this file moves bytes in, reads the span words out
 // (see wasm/src/layout.rs) and turns them into strings only when asked.
 
-import { HeadParser, StreamDecoder, backend, simd128, tables } from './httpspan_wasm.js';
+import { HeadParser, StreamDecoder, backend, backendLen, simd128, tables, tablesLen } from './httpspan_wasm.js';
 
 // Word positions and values of the span layout. `attach` checks them against the module's own.
 const STATE = 0;
@@ -64,7 +64,9 @@ const ERROR_KINDS = [];
  * returned, `file` the module file it came from. Called by the entry points.
  */
 export function attach(exports, file) {
-  const [layout, known, kinds] = tables().split('\n\n');
+  // The module's tables and names are ASCII text in its memory.
+  const text = (at, len) => asciiDecoder.decode(new Uint8Array(exports.memory.buffer, at, len));
+  const [layout, known, kinds] = text(tables(), tablesLen()).split('\n\n');
   const theirs = new Map(layout.split(' ').map((pair) => pair.split('=')));
   const ours = Object.entries(LAYOUT);
   if (theirs.size !== ours.length || ours.some(([k, v]) => theirs.get(k) !== String(v))) {
@@ -82,7 +84,7 @@ export function attach(exports, file) {
   }
   memory = exports.memory;
   refreshViews();
-  build = Object.freeze({ file, simd128: simd128(), backend: backend() });
+  build = Object.freeze({ file, simd128: simd128(), backend: text(backend(), backendLen()) });
 }
 
 /**

@@ -23,7 +23,6 @@
 //!
 //! [`Span`]: httpspan::Span
 
-use alloc::string::String;
 use httpspan::{Error, ErrorKind, Field, Framing, KnownHeader, Request, Response, Span, Trailers};
 
 /// Word: [`PARTIAL`], [`COMPLETE`] or [`FAILED`].
@@ -268,63 +267,34 @@ pub fn write_trailers(spans: &mut Spans, trailers: &Trailers, section: &[u8]) {
     );
 }
 
-/// The word positions and values above, as `NAME=value` pairs separated by spaces, for the
-/// JavaScript side to check against its own.
-pub fn describe() -> String {
-    let pairs: [(&str, u32); 27] = [
-        ("STATE", STATE as u32),
-        ("HEAD_LEN", HEAD_LEN as u32),
-        ("INFO", INFO as u32),
-        ("FLAGS", FLAGS as u32),
-        ("CONTENT_LENGTH", CONTENT_LENGTH as u32),
-        ("KNOWN_BITMAP", KNOWN_BITMAP as u32),
-        ("START_A", START_A as u32),
-        ("START_B", START_B as u32),
-        ("FIELD_COUNT", FIELD_COUNT as u32),
-        ("KNOWN_INDEX", KNOWN_INDEX as u32),
-        ("FIELDS", FIELDS as u32),
-        ("MAX_FIELDS", MAX_FIELDS as u32),
-        ("SPANS_LEN", SPANS_LEN as u32),
-        ("PARTIAL", PARTIAL),
-        ("COMPLETE", COMPLETE),
-        ("FAILED", FAILED),
-        ("FLAG_CHUNKED", FLAG_CHUNKED),
-        ("FLAG_KEEP_ALIVE", FLAG_KEEP_ALIVE),
-        ("FLAG_CONTENT_LENGTH", FLAG_CONTENT_LENGTH),
-        ("FLAG_INTERIM", FLAG_INTERIM),
-        ("FLAG_SWITCHES_PROTOCOLS", FLAG_SWITCHES_PROTOCOLS),
-        ("FLAG_NON_ASCII", FLAG_NON_ASCII),
-        ("FRAMING_SHIFT", FRAMING_SHIFT),
-        ("FRAMING_NO_BODY", FRAMING_NO_BODY),
-        ("FRAMING_LENGTH", FRAMING_LENGTH),
-        ("FRAMING_CHUNKED", FRAMING_CHUNKED),
-        ("FRAMING_UNTIL_CLOSE", FRAMING_UNTIL_CLOSE),
-    ];
-    let mut out = String::new();
-    for (name, value) in pairs {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(name);
-        out.push('=');
-        push_decimal(&mut out, value);
-    }
-    out
-}
-
-/// Appends `n` in decimal (without `core::fmt`, which would add kilobytes to the module).
-pub fn push_decimal(out: &mut String, n: u32) {
-    let mut digits = [0u8; 10];
-    let mut i = digits.len();
-    let mut rest = n;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    // Only ASCII digits were written.
-    out.push_str(core::str::from_utf8(&digits[i..]).unwrap_or_default());
-}
+/// The word positions and values above, by name, for the JavaScript side to check against its
+/// own (see [`tables`](crate::tables)).
+pub const DESCRIPTION: [(&str, u32); 27] = [
+    ("STATE", STATE as u32),
+    ("HEAD_LEN", HEAD_LEN as u32),
+    ("INFO", INFO as u32),
+    ("FLAGS", FLAGS as u32),
+    ("CONTENT_LENGTH", CONTENT_LENGTH as u32),
+    ("KNOWN_BITMAP", KNOWN_BITMAP as u32),
+    ("START_A", START_A as u32),
+    ("START_B", START_B as u32),
+    ("FIELD_COUNT", FIELD_COUNT as u32),
+    ("KNOWN_INDEX", KNOWN_INDEX as u32),
+    ("FIELDS", FIELDS as u32),
+    ("MAX_FIELDS", MAX_FIELDS as u32),
+    ("SPANS_LEN", SPANS_LEN as u32),
+    ("PARTIAL", PARTIAL),
+    ("COMPLETE", COMPLETE),
+    ("FAILED", FAILED),
+    ("FLAG_CHUNKED", FLAG_CHUNKED),
+    ("FLAG_KEEP_ALIVE", FLAG_KEEP_ALIVE),
+    ("FLAG_CONTENT_LENGTH", FLAG_CONTENT_LENGTH),
+    ("FLAG_INTERIM", FLAG_INTERIM),
+    ("FLAG_SWITCHES_PROTOCOLS", FLAG_SWITCHES_PROTOCOLS),
+    ("FLAG_NON_ASCII", FLAG_NON_ASCII),
+    ("FRAMING_SHIFT", FRAMING_SHIFT),
+    ("FRAMING_NO_BODY", FRAMING_NO_BODY),
+    ("FRAMING_LENGTH", FRAMING_LENGTH),
+    ("FRAMING_CHUNKED", FRAMING_CHUNKED),
+    ("FRAMING_UNTIL_CLOSE", FRAMING_UNTIL_CLOSE),
+];

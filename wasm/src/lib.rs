@@ -23,7 +23,6 @@ pub mod heap;
 pub mod layout;
 
 use alloc::boxed::Box;
-use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -78,30 +77,101 @@ pub fn limits_from(numbers: &[f64]) -> Limits {
     limits
 }
 
-/// What JavaScript needs to know once, as one string of three sections separated by an empty
-/// line: the [`layout`] words (`NAME=value` pairs), the known header names in slot order (one
-/// per line), and the error kinds in [`ErrorKind::ALL`] order (`code`, status, RFC section and
-/// message, separated by tabs, one kind per line).
+/// What JavaScript needs to know once, as ASCII text of three sections separated by an empty
+/// line: the [`layout`] words (`NAME=value` pairs separated by spaces), the known header names
+/// in slot order (one per line), and the error kinds in [`ErrorKind::ALL`] order (`code`, status,
+/// RFC section and message, separated by tabs, one kind per line).
+///
+/// The text is built at compile time, so the module holds it as data, with no code to build it;
+/// JavaScript reads [`TABLES_TEXT`] from the module's memory at [`tables`], [`tables_len`] bytes.
+pub const TABLES_TEXT: &[u8] = &TABLES_BYTES;
+
+const TABLES_BYTES: [u8; Text::<0>::tables().len] = Text::tables().bytes;
+
+/// Text written at compile time into `N` bytes: bytes past `N` are only counted, so `Text::<0>`
+/// measures what a larger one holds.
+struct Text<const N: usize> {
+    bytes: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> Text<N> {
+    const fn new() -> Text<N> {
+        Text {
+            bytes: [0; N],
+            len: 0,
+        }
+    }
+
+    const fn tables() -> Text<N> {
+        let mut text = Text::new();
+        let mut i = 0;
+        while i < layout::DESCRIPTION.len() {
+            let (name, value) = layout::DESCRIPTION[i];
+            if i > 0 {
+                text = text.push(b" ");
+            }
+            text = text.push(name.as_bytes()).push(b"=").push_decimal(value);
+            i += 1;
+        }
+        text = text.push(b"\n");
+        i = 0;
+        while i < KnownHeader::ALL.len() {
+            text = text.push(b"\n").push(KnownHeader::ALL[i].name().as_bytes());
+            i += 1;
+        }
+        text = text.push(b"\n");
+        i = 0;
+        while i < ErrorKind::ALL.len() {
+            let kind = ErrorKind::ALL[i];
+            text = text.push(b"\n").push(kind.code().as_bytes()).push(b"\t");
+            text = text.push_decimal(kind.status() as u32).push(b"\t");
+            text = text.push(kind.rfc().as_bytes()).push(b"\t");
+            text = text.push(kind.message().as_bytes());
+            i += 1;
+        }
+        text
+    }
+
+    const fn push(mut self, bytes: &[u8]) -> Text<N> {
+        let mut i = 0;
+        while i < bytes.len() {
+            if self.len < N {
+                self.bytes[self.len] = bytes[i];
+            }
+            self.len += 1;
+            i += 1;
+        }
+        self
+    }
+
+    const fn push_decimal(self, n: u32) -> Text<N> {
+        let mut digits = [0u8; 10];
+        let mut i = digits.len();
+        let mut rest = n;
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        let (_, used) = digits.split_at(i);
+        self.push(used)
+    }
+}
+
+/// Where [`TABLES_TEXT`] is in the module's memory.
 #[wasm_bindgen]
-pub fn tables() -> String {
-    let mut out = layout::describe();
-    out.push('\n');
-    for known in KnownHeader::ALL {
-        out.push('\n');
-        out.push_str(known.name());
-    }
-    out.push('\n');
-    for kind in ErrorKind::ALL {
-        out.push('\n');
-        out.push_str(kind.code());
-        out.push('\t');
-        layout::push_decimal(&mut out, u32::from(kind.status()));
-        out.push('\t');
-        out.push_str(kind.rfc());
-        out.push('\t');
-        out.push_str(kind.message());
-    }
-    out
+pub fn tables() -> usize {
+    TABLES_TEXT.as_ptr() as usize
+}
+
+/// The length of [`TABLES_TEXT`] in bytes.
+#[wasm_bindgen(js_name = tablesLen)]
+pub fn tables_len() -> usize {
+    TABLES_TEXT.len()
 }
 
 /// Whether this module was compiled with the SIMD128 target feature. A `RUSTFLAGS` in the
@@ -112,11 +182,18 @@ pub fn simd128() -> bool {
     cfg!(target_feature = "simd128")
 }
 
-/// The scanning backend the core uses in this module: `"simd128"` in the SIMD128 build,
-/// `"scalar"` in the baseline one (see `httpspan::backend_name`).
-#[wasm_bindgen(js_name = backend)]
-pub fn backend() -> String {
-    httpspan::backend_name().into()
+/// Where the name of the scanning backend the core uses in this module is in the module's
+/// memory (ASCII, [`backend_len`] bytes): `simd128` in the SIMD128 build, `scalar` in the
+/// baseline one (see `httpspan::backend_name`).
+#[wasm_bindgen]
+pub fn backend() -> usize {
+    httpspan::backend_name().as_ptr() as usize
+}
+
+/// The length of the backend's name in bytes.
+#[wasm_bindgen(js_name = backendLen)]
+pub fn backend_len() -> usize {
+    httpspan::backend_name().len()
 }
 
 /// A request or response parser.
