@@ -150,8 +150,9 @@ unsafe impl GlobalAlloc for Heap {
 
     #[inline(never)]
     unsafe fn realloc(&self, block: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // A block that still fits its class stays where it is.
-        if class_of(new_size, layout.align()) == class_of(layout.size(), layout.align()) {
+        // A block whose class serves the new size too stays where it is.
+        let class = class_of(layout.size(), layout.align());
+        if class.is_some() && class == class_of(new_size, layout.align()) {
             return block;
         }
         // SAFETY: `new_size` with the block's alignment is a valid layout (the realloc contract).

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { buildInfo, parseRequest } from '../pkg/node.js';
 import { FILES, chooseBuild } from '../pkg/select.js';
 
@@ -53,6 +54,16 @@ test('the loaded module is the SIMD128 build', () => {
   assert.deepEqual(buildInfo(), { file: FILES.simd128, simd128: true, backend: 'simd128' });
   const features = targetFeatures(readFileSync(new URL(FILES.simd128, pkg)));
   assert.ok(features.includes('+simd128'), `target_features: ${features}`);
+});
+
+// The package's size target (issue 5): each module at most 25 KB (25 000 bytes) gzipped.
+const MAX_GZIPPED = 25_000;
+
+test('each wasm module is at most 25 KB gzipped', () => {
+  for (const file of [FILES.simd128, FILES.baseline]) {
+    const gzipped = gzipSync(readFileSync(new URL(file, pkg)), { level: 9 }).length;
+    assert.ok(gzipped <= MAX_GZIPPED, `${file}: ${gzipped} bytes gzipped, above ${MAX_GZIPPED}`);
+  }
 });
 
 test('the baseline build has no SIMD128 and is chosen where the engine lacks it', () => {
