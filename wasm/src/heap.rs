@@ -3,7 +3,8 @@
 //!
 //! The module allocates little and rarely: per parser or decoder its state, its span words, its
 //! input buffer (which grows to the largest piece written into it) and, for a decoder, its head
-//! buffer; wasm-bindgen allocates nothing else here. So a simple scheme serves:
+//! buffer; besides, wasm-bindgen copies the limits and request methods JavaScript passes, for
+//! the length of a call. So a simple scheme serves:
 //!
 //! - every request is rounded up to a power of two of at least 16 bytes, its size class;
 //! - a freed block goes onto its class's free list (the link is kept in its first word) and is

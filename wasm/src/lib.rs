@@ -12,7 +12,8 @@
 //!
 //! In the module the crate is `no_std`, with its own allocator ([`heap`]) and a panic handler
 //! that traps at once: the standard library's panic machinery and `core::fmt` were a large part
-//! of the module, and no panic is reachable. On the host (for the unit tests) it uses `std`.
+//! of the module, and a panic would be a bug, which traps either way (`panic = "abort"`). On the
+//! host (for the unit tests) it uses `std`.
 
 #![cfg_attr(target_arch = "wasm32", no_std)]
 
