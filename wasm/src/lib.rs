@@ -10,10 +10,10 @@
 //! result is written into a buffer of `u32` words in the [`layout`] that JavaScript reads as a
 //! `Uint32Array` at [`HeadParser::spans`].
 //!
-//! In the module the crate is `no_std`, with its own allocator ([`heap`]) and a panic handler
-//! that traps at once: the standard library's panic machinery and `core::fmt` were a large part
-//! of the module, and a panic would be a bug, which traps either way (`panic = "abort"`). On the
-//! host (for the unit tests) it uses `std`.
+//! In the module the crate is `no_std`, with its own allocator (module `heap`, wasm32 only) and
+//! a panic handler that traps at once: the standard library's panic machinery and `core::fmt`
+//! were a large part of the module, and a panic would be a bug, which traps either way
+//! (`panic = "abort"`). On the host (for the unit tests) it uses `std`.
 
 #![cfg_attr(target_arch = "wasm32", no_std)]
 
