@@ -105,11 +105,10 @@ impl Default for Heap {
 /// serve it.
 #[inline]
 fn class_of(size: usize, align: usize) -> Option<u32> {
-    if align > ALIGN || size > 1 << (usize::BITS - 2) {
-        return None;
-    }
     let bits = usize::BITS - size.saturating_sub(1).leading_zeros();
-    Some(bits.max(MIN_CLASS))
+    // A layout's size is at most `isize::MAX`, so `bits` is at most 31: the largest class holds
+    // 2 GiB, and `1 << class` fits.
+    (align <= ALIGN && bits < usize::BITS).then_some(bits.max(MIN_CLASS))
 }
 
 // SAFETY: `alloc` returns either null or a block of at least `layout.size()` bytes aligned to
