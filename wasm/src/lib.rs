@@ -10,17 +10,17 @@
 //! result is written into a buffer of `u32` words in the [`layout`] that JavaScript reads as a
 //! `Uint32Array` at [`HeadParser::spans`].
 //!
-//! In the module the crate is `no_std`, with its own allocator (module `heap`, wasm32 only) and
-//! a panic handler that traps at once: the standard library's panic machinery and `core::fmt`
-//! were a large part of the module, and a panic would be a bug, which traps either way
-//! (`panic = "abort"`). On the host (for the unit tests) it uses `std`.
+//! In the module the crate is `no_std`, with `lol_alloc`'s free-list allocator in place of the
+//! standard library's dlmalloc and a panic handler that traps at once: dlmalloc, the panic
+//! machinery and `core::fmt` were a large part of the module, and a panic would be a bug, which
+//! traps either way (`panic = "abort"`). The module allocates only when a parser or decoder is
+//! created or its input buffer grows, so a small, slower allocator costs nothing in parsing. On
+//! the host (for the unit tests) the crate uses `std`.
 
 #![cfg_attr(target_arch = "wasm32", no_std)]
 
 extern crate alloc;
 
-#[cfg(target_arch = "wasm32")]
-pub mod heap;
 pub mod layout;
 
 use alloc::boxed::Box;
@@ -468,9 +468,12 @@ impl StreamDecoder {
     }
 }
 
+// The lock makes the allocator Sync without `unsafe`; in a single-threaded module it is never
+// contended.
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
-static HEAP: heap::Heap = heap::Heap::new();
+static HEAP: lol_alloc::LockedAllocator<lol_alloc::FreeListAllocator> =
+    lol_alloc::LockedAllocator::new(lol_alloc::FreeListAllocator::new());
 
 /// A panic traps at once, without formatting its message (nothing would show it).
 #[cfg(target_arch = "wasm32")]
