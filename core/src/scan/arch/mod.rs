@@ -307,18 +307,22 @@ pub(crate) mod active {
 #[cold]
 #[inline(never)]
 fn choose() -> Backend {
-    #[cfg(feature = "std")]
-    let requested = std::env::var_os("HTTPSPAN_BACKEND");
-    #[cfg(feature = "std")]
-    let requested = requested
-        .as_ref()
-        .and_then(|name| name.to_str())
-        .and_then(Backend::named);
-    #[cfg(not(feature = "std"))]
-    let requested = None;
-    let backend = requested.unwrap_or_else(|| Backend::available().last().unwrap_or(SCALAR));
+    let backend = requested().unwrap_or_else(|| Backend::available().last().unwrap_or(SCALAR));
     SELECTED.store(backend.0 as u8, Ordering::Relaxed);
     backend
+}
+
+/// The backend `HTTPSPAN_BACKEND` names, if it is set to one this CPU can run.
+#[cfg(feature = "std")]
+fn requested() -> Option<Backend> {
+    let requested = std::env::var_os("HTTPSPAN_BACKEND")?;
+    Backend::named(requested.to_str()?)
+}
+
+/// Without `std` there is no environment to read.
+#[cfg(not(feature = "std"))]
+fn requested() -> Option<Backend> {
+    None
 }
 
 /// The scalar reference.
