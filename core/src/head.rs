@@ -360,8 +360,9 @@ impl<const N: usize> Head<N> {
             let i = from + scan::line_special(&buf[from..end]);
             if i < end {
                 return match buf[i] {
-                    b'\r' if i + 1 >= limit => Err(self.too_large::<S>()),
                     b'\r' => match buf.get(i + 1) {
+                        // The LF would be the first byte over the limit.
+                        Some(_) if i + 1 >= limit => Err(self.too_large::<S>()),
                         Some(b'\n') => Ok(Some(i)),
                         Some(_) => Err(Error::new(ErrorKind::BareCr, i + 1)),
                         None => {
@@ -375,7 +376,9 @@ impl<const N: usize> Head<N> {
             }
             self.scan_from = end as u32;
         }
-        if buf.len() >= limit {
+        // The error waits for the first byte over the limit, so that its offset is a byte of
+        // the input.
+        if buf.len() > limit {
             return Err(self.too_large::<S>());
         }
         Ok(None)
