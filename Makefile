@@ -6,7 +6,8 @@ CARGO ?= cargo
 FILE ?= core/testdata/request-large.http
 VECTORS ?= tests/vectors
 
-.PHONY: help inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check
+.PHONY: help inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check \
+	nightly-setup fuzz-setup fuzz fuzz-smoke
 
 help:
 	@echo "make inspect [FILE=path]   show how httpspan parses a raw HTTP/1.1 stream"
@@ -50,4 +51,33 @@ vectors-check:
 		&& echo "tests/vectors match tests/vectors-gen/generate.py"
 	python3 tests/vectors-gen/check.py
 
-test: fmt-check clippy rust-tests no-std doc vectors-check conformance
+# Fuzzing (tests/fuzz/, its own cargo workspace, on nightly): each target runs for
+# FUZZ_SECONDS from a seed corpus extracted from the vectors; `make test` runs each briefly.
+# libFuzzer's output goes to tests/fuzz/logs/TARGET.log; its tail is shown on a failure.
+FUZZ_SECONDS ?= 300
+FUZZ_SMOKE_SECONDS ?= 30
+FUZZ_TARGETS ?= request_head response_head chunked stream
+NIGHTLY ?= nightly
+
+nightly-setup:
+	@rustup run $(NIGHTLY) rustc --version >/dev/null 2>&1 || rustup toolchain install $(NIGHTLY) --profile minimal
+
+fuzz-setup: nightly-setup
+	@$(CARGO) fuzz --version >/dev/null 2>&1 || $(CARGO) install cargo-fuzz
+	@python3 tests/fuzz/seed_corpus.py $(VECTORS) tests/fuzz/corpus
+	$(CARGO) +$(NIGHTLY) fuzz build --fuzz-dir tests/fuzz
+
+fuzz: fuzz-setup
+	@mkdir -p tests/fuzz/logs
+	@for t in $(FUZZ_TARGETS); do \
+		log=tests/fuzz/logs/$$t.log; \
+		$(CARGO) +$(NIGHTLY) fuzz run --fuzz-dir tests/fuzz $$t -- \
+			-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 >$$log 2>&1 \
+			|| { tail -n 40 $$log; echo "fuzz target $$t failed: see $$log" >&2; exit 1; }; \
+		echo "fuzz $$t: $$(grep -o 'number_of_executed_units: *[0-9]*' $$log | grep -o '[0-9]*$$') runs in $(FUZZ_SECONDS) s, no failure"; \
+	done
+
+fuzz-smoke:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
+
+test: fmt-check clippy rust-tests no-std doc vectors-check conformance fuzz-smoke
