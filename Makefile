@@ -7,11 +7,14 @@ FILE ?= core/testdata/request-large.http
 VECTORS ?= tests/vectors
 
 .PHONY: help inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check \
-	nightly-setup fuzz-setup fuzz fuzz-smoke
+	nightly-setup fuzz-setup fuzz fuzz-smoke conformance-matrix conformance-matrix-check miri
 
 help:
 	@echo "make inspect [FILE=path]   show how httpspan parses a raw HTTP/1.1 stream"
 	@echo "make test                  run every check: fmt, clippy, tests, docs, conformance vectors"
+	@echo "make fuzz [FUZZ_SECONDS=300] [FUZZ_TARGETS=...]  run the fuzz targets (nightly, cargo-fuzz)"
+	@echo "make conformance-matrix    regenerate the smuggling matrix in docs/conformance.md"
+	@echo "make miri                  run the core crate's tests under Miri (nightly)"
 
 # Rust comes with rustup on these machines; add the components the checks use if they are
 # missing (rustup is a no-op when they are present).
@@ -51,6 +54,21 @@ vectors-check:
 		&& echo "tests/vectors match tests/vectors-gen/generate.py"
 	python3 tests/vectors-gen/check.py
 
+# The generated tables of docs/conformance.md (smuggling matrix, vectors per rule). The llhttp
+# column comes from Node's built-in parser, so the check needs `node`.
+conformance-matrix: setup
+	$(CARGO) run --quiet -p conformance --example matrix -- docs/conformance.md
+
+conformance-matrix-check: setup
+	@command -v node >/dev/null || { echo "error: node is needed for the llhttp column of the smuggling matrix" >&2; exit 1; }
+	$(CARGO) run --quiet -p conformance --example matrix -- --check docs/conformance.md
+
+# The core crate's tests under Miri (nightly), which checks every memory access the scalar
+# path makes; property tests run 3 cases each under Miri.
+miri: nightly-setup
+	@rustup +$(NIGHTLY) component list --installed 2>/dev/null | grep -q '^miri' || rustup +$(NIGHTLY) component add miri rust-src
+	$(CARGO) +$(NIGHTLY) miri test -p httpspan
+
 # Fuzzing (tests/fuzz/, its own cargo workspace, on nightly): each target runs for
 # FUZZ_SECONDS from a seed corpus extracted from the vectors; `make test` runs each briefly.
 # libFuzzer's output goes to tests/fuzz/logs/TARGET.log; its tail is shown on a failure.
@@ -80,4 +98,4 @@ fuzz: fuzz-setup
 fuzz-smoke:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
 
-test: fmt-check clippy rust-tests no-std doc vectors-check conformance fuzz-smoke
+test: fmt-check clippy rust-tests no-std doc vectors-check conformance conformance-matrix-check fuzz-smoke
