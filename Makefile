@@ -98,4 +98,4 @@ fuzz: fuzz-setup
 fuzz-smoke:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
 
-test: fmt-check clippy rust-tests no-std doc vectors-check conformance conformance-matrix-check fuzz-smoke
+test: fmt-check clippy rust-tests no-std doc vectors-check conformance conformance-matrix-check fuzz-smoke miri
