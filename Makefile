@@ -66,7 +66,7 @@ conformance-matrix-check: setup
 # The core crate's tests under Miri (nightly), which checks every memory access the scalar
 # path makes; property tests run 3 cases each under Miri.
 miri: nightly-setup
-	@rustup +$(NIGHTLY) component list --installed 2>/dev/null | grep -q '^miri' || rustup +$(NIGHTLY) component add miri rust-src
+	@rustup component list --installed --toolchain $(NIGHTLY) | grep -q "^miri" || rustup component add miri rust-src --toolchain $(NIGHTLY)
 	$(CARGO) +$(NIGHTLY) miri test -p httpspan
 
 # Fuzzing (tests/fuzz/, its own cargo workspace, on nightly): each target runs for
