@@ -617,6 +617,10 @@ mod stream_decoder {
             (error.kind(), error.offset()),
             (ErrorKind::HeadTooLarge, 20)
         );
+        // A stream that ends there has sent no byte over the limit: it is incomplete.
+        let mut decoder = Decoder::for_requests(vec![0; 20]);
+        assert_eq!(decoder.decode(&head[..20]), Ok((20, Event::NeedMore)));
+        assert_eq!(decoder.finish(), Ok(Event::Incomplete));
     }
 
     #[test]
