@@ -447,8 +447,9 @@ impl<const N: usize> Head<N> {
                 break;
             }
             let next = match buf[i] {
-                b'\r' if i + 1 >= limit => return Err(self.too_large::<S>()),
                 b'\r' => match buf.get(i + 1) {
+                    // The LF would be the first byte over the limit.
+                    Some(_) if i + 1 >= limit => return Err(self.too_large::<S>()),
                     Some(b'\n') => i + 2,
                     Some(_) => return Err(Error::new(ErrorKind::BareCr, i + 1)),
                     None => {
@@ -462,8 +463,13 @@ impl<const N: usize> Head<N> {
             };
             if folds && i > self.line_start as usize {
                 if next >= limit {
-                    // Folded or not, the head cannot end within the limit.
-                    return Err(self.too_large::<S>());
+                    // Folded or not, the head cannot end within the limit; the error waits for
+                    // that first byte over it, as everywhere.
+                    if buf.len() > next {
+                        return Err(self.too_large::<S>());
+                    }
+                    self.scan_from = i as u32;
+                    return Ok(None);
                 }
                 match buf.get(next) {
                     Some(&b) if is_ws(b) => {
@@ -480,7 +486,9 @@ impl<const N: usize> Head<N> {
             }
             return Ok(Some((i, next)));
         }
-        if buf.len() >= limit {
+        // The error waits for the first byte over the limit, so that its offset is a byte of
+        // the input.
+        if buf.len() > limit {
             return Err(self.too_large::<S>());
         }
         Ok(None)

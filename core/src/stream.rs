@@ -181,7 +181,9 @@ fn fill_and_parse(
                     len: head_len,
                 });
             }
-            Status::Partial if *filled + n == buf.len() => {
+            // The buffer is full and a byte of the section is left over: it does not fit (that
+            // byte, present in the input, is where the error points).
+            Status::Partial if *filled + n == buf.len() && taken + n < input.len() => {
                 let kind = match start {
                     0 => ErrorKind::HeadTooLarge,
                     _ => ErrorKind::TrailersTooLarge,

@@ -136,6 +136,40 @@ fn head_limit_is_inclusive_and_counts_from_the_request_line() {
     }
 }
 
+/// Found by fuzzing: a head that filled the limit exactly, with no room left for its end, was
+/// rejected at the offset of the first byte over the limit, which the input did not hold yet.
+/// The error now waits for that byte, so its offset is always a byte of the input.
+#[test]
+fn a_head_at_the_limit_fails_at_the_first_byte_over_it() {
+    let mut limits = Limits::DEFAULT;
+    limits.max_head_bytes = 40;
+    // Each fills the 40 bytes: a field value, a line whose LF would be byte 40, an empty line
+    // whose LF would be, and a request-line.
+    let fill = |start: &[u8], end: &[u8]| {
+        let pad = 40 - start.len() - end.len();
+        [start, &b"a".repeat(pad)[..], end].concat()
+    };
+    let fields = b"GET / HTTP/1.1\r\nHost: a\r\nX: ";
+    for head in [
+        fill(fields, b""),
+        fill(fields, b"\r"),
+        fill(fields, b"\r\n\r"),
+        fill(b"GET /", b""),
+    ] {
+        let head = &head[..];
+        let mut req = Request::with_limits(limits);
+        assert_eq!(req.parse(head), Ok(Status::Partial), "{head:?}");
+        let over = [head, b"\n"].concat();
+        let err = req.parse(&over).unwrap_err();
+        assert_eq!(err.offset(), 40);
+        assert!(matches!(
+            err.kind(),
+            ErrorKind::HeadTooLarge | ErrorKind::TargetTooLong
+        ));
+        assert_eq!(Request::with_limits(limits).parse(&over), Err(err));
+    }
+}
+
 #[test]
 fn a_request_line_over_the_limit_is_a_414() {
     let mut limits = Limits::DEFAULT;
@@ -568,6 +602,25 @@ mod stream_decoder {
                 assert_eq!(body, want, "step {step}");
             }
         }
+    }
+
+    /// Found by fuzzing, like `a_head_at_the_limit_fails_at_the_first_byte_over_it`: a head
+    /// that filled the buffer exactly failed at the next stream offset before that byte came.
+    #[test]
+    fn a_full_buffer_fails_at_the_first_byte_that_does_not_fit() {
+        let head = b"GET / HTTP/1.1\r\nHost: example.com\r\n\r\n";
+        let mut decoder = Decoder::for_requests(vec![0; 20]);
+        assert_eq!(decoder.decode(&head[..20]), Ok((20, Event::NeedMore)));
+        let (_, error) = events(&mut decoder, &head[20..]);
+        let error = error.unwrap();
+        assert_eq!(
+            (error.kind(), error.offset()),
+            (ErrorKind::HeadTooLarge, 20)
+        );
+        // A stream that ends there has sent no byte over the limit: it is incomplete.
+        let mut decoder = Decoder::for_requests(vec![0; 20]);
+        assert_eq!(decoder.decode(&head[..20]), Ok((20, Event::NeedMore)));
+        assert_eq!(decoder.finish(), Ok(Event::Incomplete));
     }
 
     #[test]

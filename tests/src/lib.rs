@@ -379,12 +379,13 @@ fn field_pairs(fields: &[httpspan::Field], buf: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)
         .collect()
 }
 
-/// A small deterministic generator (SplitMix64), seeded from the case id so that a failure
-/// reproduces.
-struct SplitMix(u64);
+/// A small deterministic generator (SplitMix64), seeded (from the case id, here) so that a
+/// failure reproduces. The differential test generates its inputs with it too.
+pub struct SplitMix(pub u64);
 
 impl SplitMix {
-    fn next(&mut self) -> u64 {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -404,7 +405,7 @@ pub fn random_cuts(id: &str, seed: u64, len: usize) -> Vec<usize> {
     let mut cuts = Vec::new();
     let mut pos = 0;
     loop {
-        pos += 1 + (rng.next() % max_piece) as usize;
+        pos += 1 + (rng.next_u64() % max_piece) as usize;
         if pos >= len {
             return cuts;
         }
