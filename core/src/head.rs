@@ -61,7 +61,7 @@ pub struct Field {
     known: u8,
 }
 
-const NOT_KNOWN: u8 = u8::MAX;
+const NOT_KNOWN: u8 = crate::known::NOT_KNOWN_ID;
 
 impl Field {
     const EMPTY: Field = Field {
@@ -559,11 +559,10 @@ impl<const N: usize> Head<N> {
         let line = &buf[pos..];
         // With obs-folds, the value holds the raw line breaks; the semantics read each fold as
         // whitespace, which is what `unfold` presents.
-        let known = KnownHeader::from_name(&line[..name_len]);
-        let with_semantics = known.filter(|&k| k <= LAST_WITH_SEMANTICS);
-        if let (Some(known), false) = (with_semantics, S::KIND == HeadKind::Trailers) {
+        let known = KnownHeader::id_of_name(&line[..name_len]);
+        if known <= LAST_WITH_SEMANTICS as u8 && S::KIND != HeadKind::Trailers {
             self.field_semantics::<S>(
-                known,
+                KnownHeader::ALL[known as usize],
                 &line[value_start..value_end],
                 pos,
                 pos + value_start,
@@ -573,7 +572,6 @@ impl<const N: usize> Head<N> {
         self.lines += 1;
         let slot = self.stored as usize;
         if slot < N {
-            let known = known.map_or(NOT_KNOWN, |k| k as u8);
             self.fields[slot] = Field {
                 name: Span::from_range(pos, pos + name_len),
                 value: Span::from_range(pos + value_start, pos + value_end),
