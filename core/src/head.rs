@@ -10,7 +10,7 @@
 use crate::error::{Error, ErrorKind};
 use crate::known::{KnownHeader, KNOWN_COUNT};
 use crate::limits::{Leniency, Limits};
-use crate::scan::{self, class::is_ws};
+use crate::scan::{self, class::is_ws, Engine, WithEngine};
 use crate::span::Span;
 use crate::syntax::{self, ListItems, Version};
 
@@ -280,6 +280,22 @@ pub(crate) struct Head<const N: usize> {
     lenient: Leniency,
 }
 
+/// A call of [`Head::parse`], to run with the backend's engine.
+struct ParseTask<'a, const N: usize, S> {
+    head: &'a mut Head<N>,
+    buf: &'a [u8],
+    start: &'a mut S,
+}
+
+impl<const N: usize, S: StartLine> WithEngine for ParseTask<'_, N, S> {
+    type Output = Result<Status, Error>;
+
+    #[inline(always)]
+    fn run<E: Engine>(self, engine: E) -> Self::Output {
+        self.head.parse_with(self.buf, self.start, engine)
+    }
+}
+
 /// The byte limit of a head or trailer section.
 const fn byte_limit(kind: HeadKind, limits: &Limits) -> u32 {
     match kind {
@@ -344,6 +360,22 @@ impl<const N: usize> Head<N> {
         buf: &[u8],
         start: &mut S,
     ) -> Result<Status, Error> {
+        scan::with_engine(ParseTask {
+            head: self,
+            buf,
+            start,
+        })
+    }
+
+    /// [`parse`](Self::parse) with the kernels of `engine`. Inlined into each backend's entry
+    /// point (see [`scan::with_engine`]), with the functions of the per-line path.
+    #[inline(always)]
+    fn parse_with<S: StartLine, E: Engine>(
+        &mut self,
+        buf: &[u8],
+        start: &mut S,
+        engine: E,
+    ) -> Result<Status, Error> {
         loop {
             match self.phase {
                 Phase::Leading => {
@@ -364,7 +396,7 @@ impl<const N: usize> Head<N> {
                             // An empty line is its line end and nothing else; the line-end
                             // search decides whether these bytes are one.
                             self.limit_end = (pos + 2) as u32;
-                            let Some((_, next)) = self.find_line_end::<S>(buf)? else {
+                            let Some((_, next)) = self.find_line_end::<S, E>(buf, engine)? else {
                                 return Ok(Status::Partial);
                             };
                             if self.empty_lines == 2 {
@@ -377,7 +409,7 @@ impl<const N: usize> Head<N> {
                     }
                 }
                 Phase::StartLine => {
-                    let Some((end, next)) = self.find_line_end::<S>(buf)? else {
+                    let Some((end, next)) = self.find_line_end::<S, E>(buf, engine)? else {
                         return Ok(Status::Partial);
                     };
                     let pos = self.line_start as usize;
@@ -388,12 +420,12 @@ impl<const N: usize> Head<N> {
                     // An obs-fold can continue a line past its CRLF, which the one-pass check
                     // does not look for: with `obs_fold` every line takes the general path.
                     if !self.lenient.obs_fold {
-                        if let Some(cr) = self.field_line_in_one_pass::<S>(buf)? {
+                        if let Some(cr) = self.field_line_in_one_pass::<S, E>(buf, engine)? {
                             self.next_line(cr + 2, Phase::Fields);
                             continue;
                         }
                     }
-                    let Some((end, next)) = self.find_line_end::<S>(buf)? else {
+                    let Some((end, next)) = self.find_line_end::<S, E>(buf, engine)? else {
                         return Ok(Status::Partial);
                     };
                     let pos = self.line_start as usize;
@@ -415,6 +447,7 @@ impl<const N: usize> Head<N> {
     }
 
     /// The start of the head proper: from here on, its bytes count against the limit.
+    #[inline(always)]
     fn begin(&mut self, pos: usize, phase: Phase) {
         self.limit_end = (pos + self.max_bytes as usize).min(SPAN_LIMIT) as u32;
         self.scan_from = pos as u32;
@@ -422,6 +455,7 @@ impl<const N: usize> Head<N> {
     }
 
     /// Moves to the line that starts at `next`.
+    #[inline(always)]
     fn next_line(&mut self, next: usize, phase: Phase) {
         self.line_start = next as u32;
         self.scan_from = self.line_start;
@@ -435,13 +469,18 @@ impl<const N: usize> Head<N> {
     /// With [`Leniency::obs_fold`], a line end inside a field line that is followed by SP or HTAB
     /// is an obs-fold and the line goes on, so a field line ends only once the byte after its
     /// line end has arrived. That byte lies within the limit or the head could not end in it.
-    fn find_line_end<S: StartLine>(&mut self, buf: &[u8]) -> Result<Option<(usize, usize)>, Error> {
+    #[inline(always)]
+    fn find_line_end<S: StartLine, E: Engine>(
+        &mut self,
+        buf: &[u8],
+        engine: E,
+    ) -> Result<Option<(usize, usize)>, Error> {
         let limit = self.limit_end as usize;
         let end = buf.len().min(limit);
         let folds = self.lenient.obs_fold && self.phase == Phase::Fields;
         while (self.scan_from as usize) < end {
             let from = self.scan_from as usize;
-            let i = from + scan::line_special(&buf[from..end]);
+            let i = from + engine.line_special(&buf[from..end]);
             if i == end {
                 self.scan_from = end as u32;
                 break;
@@ -505,7 +544,11 @@ impl<const N: usize> Head<N> {
     /// (`find_line_end`, then `field_line`) to decide, after recording how far the line is known
     /// to hold no CR, LF or NUL, so that those bytes are not searched twice.
     #[inline(always)]
-    fn field_line_in_one_pass<S: StartLine>(&mut self, buf: &[u8]) -> Result<Option<usize>, Error> {
+    fn field_line_in_one_pass<S: StartLine, E: Engine>(
+        &mut self,
+        buf: &[u8],
+        engine: E,
+    ) -> Result<Option<usize>, Error> {
         let pos = self.line_start as usize;
         if self.scan_from as usize != pos || self.lines >= self.max_lines {
             return Ok(None);
@@ -514,7 +557,7 @@ impl<const N: usize> Head<N> {
         let Some(rest) = buf.get(pos..end) else {
             return Ok(None);
         };
-        let runs = scan::field_runs(rest);
+        let runs = engine.field_runs(rest);
         let (name_len, value_start, stop) = (runs.name_len, runs.value_start, runs.stop);
         if name_len == 0 || !runs.has_colon() {
             // Token bytes hold no CR, LF or NUL.

@@ -137,22 +137,90 @@ macro_rules! dispatch {
     )*};
 }
 
-/// See [`Kernels::field_runs`].
-#[inline]
-pub(crate) fn field_runs(bytes: &[u8]) -> FieldRuns {
-    let runs = if bytes.len() < SHORT {
-        <scalar::Scalar as Kernels>::field_runs(bytes)
-    } else {
+/// The kernels of the head engine's hot loop, called through a value so that the loop can be
+/// compiled once per backend with them inlined (see [`arch::with_engine`]). The short-input
+/// path and the test counter are here, shared by every engine.
+pub(crate) trait Engine: Copy {
+    /// [`Kernels::line_special`] on at least [`SHORT`] bytes.
+    fn line_special_long(self, bytes: &[u8]) -> usize;
+    /// [`Kernels::field_runs`] on at least [`SHORT`] bytes.
+    fn field_runs_long(self, bytes: &[u8]) -> FieldRuns;
+
+    /// See [`Kernels::line_special`].
+    #[inline(always)]
+    fn line_special(self, bytes: &[u8]) -> usize {
+        let stop = if bytes.len() < SHORT {
+            <scalar::Scalar as Kernels>::line_special(bytes)
+        } else {
+            self.line_special_long(bytes)
+        };
+        #[cfg(test)]
+        counter::add(bytes.len(), stop);
+        stop
+    }
+
+    /// See [`Kernels::field_runs`].
+    #[inline(always)]
+    fn field_runs(self, bytes: &[u8]) -> FieldRuns {
+        let runs = if bytes.len() < SHORT {
+            <scalar::Scalar as Kernels>::field_runs(bytes)
+        } else {
+            self.field_runs_long(bytes)
+        };
+        #[cfg(test)]
+        counter::add(bytes.len(), runs.stop);
+        runs
+    }
+}
+
+/// The backend in use, looked up on each call.
+#[derive(Clone, Copy)]
+pub(crate) struct Selected;
+
+impl Engine for Selected {
+    #[inline(always)]
+    fn line_special_long(self, bytes: &[u8]) -> usize {
+        arch::active::line_special(bytes)
+    }
+
+    #[inline(always)]
+    fn field_runs_long(self, bytes: &[u8]) -> FieldRuns {
         arch::active::field_runs(bytes)
-    };
-    #[cfg(test)]
-    counter::add(bytes.len(), runs.stop);
-    runs
+    }
+}
+
+/// The scalar reference as an engine, for the scalar instantiation of the head engine.
+#[derive(Clone, Copy)]
+pub(crate) struct ScalarEngine;
+
+impl Engine for ScalarEngine {
+    #[inline(always)]
+    fn line_special_long(self, bytes: &[u8]) -> usize {
+        <scalar::Scalar as Kernels>::line_special(bytes)
+    }
+
+    #[inline(always)]
+    fn field_runs_long(self, bytes: &[u8]) -> FieldRuns {
+        <scalar::Scalar as Kernels>::field_runs(bytes)
+    }
+}
+
+/// Work that runs with one [`Engine`], whichever the backend in use provides.
+pub(crate) trait WithEngine {
+    /// What the work returns.
+    type Output;
+    /// Does the work. Implementations should be `#[inline(always)]`, so that they compile into
+    /// each backend's `#[target_feature]` entry point with its kernels.
+    fn run<E: Engine>(self, engine: E) -> Self::Output;
+}
+
+/// Runs `task` with the engine of the backend in use. See [`arch::with_engine`].
+#[inline(always)]
+pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
+    arch::with_engine(task)
 }
 
 dispatch! {
-    /// See [`Kernels::line_special`].
-    line_special,
     /// See [`Kernels::token_len`].
     token_len,
     /// See [`Kernels::target_len`].

@@ -204,6 +204,21 @@ pub(crate) unsafe fn by_length<W: Vector, N: Vector, R: Run>(bytes: &[u8]) -> us
     }
 }
 
+/// `Kernels::field_runs` with the wide vector `W` and the narrow vector `N` (see [`by_length`]).
+///
+/// # Safety
+/// The CPU supports the features of `W` and `N`.
+#[inline(always)]
+pub(crate) unsafe fn field_runs<W: Vector, N: Vector>(bytes: &[u8]) -> crate::scan::FieldRuns {
+    crate::scan::field_runs_with!(
+        bytes,
+        // SAFETY: the caller guarantees the feature, which both vector types need.
+        |name| unsafe { by_length::<W, N, TokenRun>(name) },
+        // SAFETY: as above.
+        |value| unsafe { by_length::<W, N, ValueRun>(value) }
+    )
+}
+
 /// Defines the four kernels of a backend as `#[target_feature]` functions over [`by_length`].
 macro_rules! ladder {
     ($feature:literal, $wide:ty, $narrow:ty) => {
@@ -218,14 +233,8 @@ macro_rules! ladder {
         /// The CPU supports this backend's target feature.
         #[target_feature(enable = $feature)]
         pub(crate) unsafe fn field_runs(bytes: &[u8]) -> $crate::scan::FieldRuns {
-            use $crate::scan::arch::generic::{by_length, TokenRun, ValueRun};
-            $crate::scan::field_runs_with!(
-                bytes,
-                // SAFETY: the caller guarantees the feature, which both vector types need.
-                |name| unsafe { by_length::<$wide, $narrow, TokenRun>(name) },
-                // SAFETY: as above.
-                |value| unsafe { by_length::<$wide, $narrow, ValueRun>(value) }
-            )
+            // SAFETY: the caller guarantees the feature, which both vector types need.
+            unsafe { $crate::scan::arch::generic::field_runs::<$wide, $narrow>(bytes) }
         }
     $(
         /// See the kernel of the same name in `Kernels`.
@@ -246,3 +255,47 @@ macro_rules! ladder {
     )*};
 }
 pub(crate) use ladder;
+
+/// Defines a backend's [`Engine`](crate::scan::Engine): a token that only this module can make,
+/// and `run`, the `#[target_feature]` entry point that makes it and runs a task with it, so
+/// that the task (the head engine's loop) compiles with the backend's kernels inlined.
+#[cfg(target_arch = "x86_64")]
+macro_rules! engine {
+    ($feature:literal, $wide:ty, $narrow:ty) => {
+        /// This backend's kernels as an engine.
+        ///
+        /// INVARIANT: one exists only inside [`run`], whose caller guarantees the CPU feature.
+        /// The field is private to this module, so no other code can make one.
+        #[derive(Clone, Copy)]
+        pub(crate) struct Engine(());
+
+        // The kernels are spelled out from `by_length` (always inlined) rather than calling the
+        // `#[target_feature]` functions above, which the compiler may decline to inline: inlined,
+        // their constants are loaded once per parse instead of once per line.
+        impl $crate::scan::Engine for Engine {
+            #[inline(always)]
+            fn line_special_long(self, bytes: &[u8]) -> usize {
+                use $crate::scan::arch::generic::{by_length, LineSpecialRun};
+                // SAFETY: the Engine invariant: the CPU has the feature.
+                unsafe { by_length::<$wide, $narrow, LineSpecialRun>(bytes) }
+            }
+
+            #[inline(always)]
+            fn field_runs_long(self, bytes: &[u8]) -> $crate::scan::FieldRuns {
+                // SAFETY: the Engine invariant: the CPU has the feature.
+                unsafe { $crate::scan::arch::generic::field_runs::<$wide, $narrow>(bytes) }
+            }
+        }
+
+        /// Runs `task` with this backend's engine, compiled for its feature.
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target feature.
+        #[target_feature(enable = $feature)]
+        pub(crate) unsafe fn run<T: $crate::scan::WithEngine>(task: T) -> T::Output {
+            task.run(Engine(()))
+        }
+    };
+}
+#[cfg(target_arch = "x86_64")]
+pub(crate) use engine;

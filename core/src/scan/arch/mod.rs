@@ -20,7 +20,7 @@
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::scalar::Scalar;
-use super::{FieldRuns, Kernels};
+use super::{FieldRuns, Kernels, WithEngine};
 
 // The shared kernel code, wherever some SIMD backend is compiled.
 #[cfg(all(
@@ -300,6 +300,32 @@ pub(crate) mod active {
         field_value_len -> usize,
         field_runs -> FieldRuns
     );
+}
+
+/// Runs `task` with the engine of the backend in use. On x86_64 the backend is chosen at run
+/// time, so the head engine is compiled once per SIMD backend, as a `#[target_feature]` function
+/// into which its kernels inline, and chosen here once per parse instead of once per kernel
+/// call. Elsewhere the backend is fixed at compile time and the kernels inline anyway.
+#[inline(always)]
+pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
+    let id = SELECTED.load(Ordering::Relaxed);
+    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+    {
+        if id == Kind::Avx2 as u8 {
+            // SAFETY: only `choose` and `force` store an id, and only that of a `Backend`,
+            // which exists only once the CPU is known to have its feature.
+            return unsafe { x86_64::avx2::run(task) };
+        }
+        if id == Kind::Sse42 as u8 {
+            // SAFETY: as above.
+            return unsafe { x86_64::sse42::run(task) };
+        }
+    }
+    if id == Kind::Scalar as u8 {
+        return task.run(super::ScalarEngine);
+    }
+    // Before the first choice, or a backend fixed at compile time.
+    task.run(super::Selected)
 }
 
 /// Picks the best backend the CPU supports, or the one `HTTPSPAN_BACKEND` names (with `std`).
