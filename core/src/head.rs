@@ -759,17 +759,30 @@ impl<const N: usize> Head<N> {
                 self.te_line = line as u16;
             }
             KnownHeader::Connection => {
+                let option = |item: &[u8]| {
+                    if item.eq_ignore_ascii_case(b"close") {
+                        flag::CLOSE
+                    } else if item.eq_ignore_ascii_case(b"keep-alive") {
+                        flag::KEEP_ALIVE
+                    } else {
+                        0
+                    }
+                };
+                // The common case: one token (no comma, no whitespace), the list's only item;
+                // an empty value has none and a token is never empty.
+                if scan::token_len(value) == value.len() {
+                    if !value.is_empty() {
+                        self.flags |= option(value);
+                    }
+                    return Ok(());
+                }
                 let mut flags = self.flags;
                 for (item, off) in ListItems::new(value) {
                     let len = scan::token_len(item);
                     if len != item.len() {
                         return Err(at((ErrorKind::InvalidConnection, off + len)));
                     }
-                    if item.eq_ignore_ascii_case(b"close") {
-                        flags |= flag::CLOSE;
-                    } else if item.eq_ignore_ascii_case(b"keep-alive") {
-                        flags |= flag::KEEP_ALIVE;
-                    }
+                    flags |= option(item);
                 }
                 self.flags = flags;
             }

@@ -210,11 +210,11 @@ fn userinfo(bytes: &[u8]) -> SyntaxResult<()> {
 fn reg_name_len(bytes: &[u8], colon: bool) -> SyntaxResult<usize> {
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
-        if b == b'%' {
+        if class::is_any(b, UNRESERVED | SUB_DELIM) || (colon && b == b':') {
+            i += 1;
+        } else if b == b'%' {
             pct_encoded(bytes, i)?;
             i += 3;
-        } else if is(b, UNRESERVED) || is(b, SUB_DELIM) || (colon && b == b':') {
-            i += 1;
         } else {
             break;
         }
