@@ -24,6 +24,11 @@ impl MoveMask for NeonMask {
     fn first_offset(self) -> usize {
         (self.0.trailing_zeros() / 4) as usize
     }
+
+    #[inline(always)]
+    fn clear_below(self, at: usize) -> Self {
+        NeonMask(self.0 & (u64::MAX << (4 * at)))
+    }
 }
 
 impl Vector for uint8x16_t {

@@ -206,10 +206,59 @@ pub(crate) unsafe fn by_length<W: Vector, N: Vector, R: Run>(bytes: &[u8]) -> us
 
 /// `Kernels::field_runs` with the wide vector `W` and the narrow vector `N` (see [`by_length`]).
 ///
+/// When the name ends inside the first `W` bytes, as nearly all names do, both runs start from
+/// that one block: its token stops give the name, and its value stops, taken from the value's
+/// start on, give the value's end if it lies in the block too. Otherwise the value run goes on
+/// with [`by_length`] from the end of the block (every byte before it is a value byte), and a
+/// name longer than the block takes the two kernels one after the other.
+///
 /// # Safety
 /// The CPU supports the features of `W` and `N`.
 #[inline(always)]
 pub(crate) unsafe fn field_runs<W: Vector, N: Vector>(bytes: &[u8]) -> crate::scan::FieldRuns {
+    use crate::scan::class::is_ws;
+    use crate::scan::FieldRuns;
+    if bytes.len() >= W::BYTES {
+        // SAFETY: the length is checked above; the caller guarantees the feature.
+        let (token_stops, value_stops) = unsafe {
+            let block = W::load_unaligned(bytes.as_ptr());
+            (
+                TokenRun::stops::<W>().stops(block).movemask(),
+                ValueRun::stops::<W>().stops(block).movemask(),
+            )
+        };
+        if token_stops.has_non_zero() {
+            let name_len = token_stops.first_offset();
+            if bytes[name_len] != b':' {
+                return FieldRuns {
+                    name_len,
+                    value_start: name_len,
+                    stop: name_len,
+                };
+            }
+            let mut value_start = name_len + 1;
+            while value_start < bytes.len() && is_ws(bytes[value_start]) {
+                value_start += 1;
+            }
+            let stop = if value_start < W::BYTES {
+                let in_block = value_stops.clear_below(value_start);
+                if in_block.has_non_zero() {
+                    in_block.first_offset()
+                } else {
+                    // SAFETY: the caller guarantees the feature.
+                    W::BYTES + unsafe { by_length::<W, N, ValueRun>(&bytes[W::BYTES..]) }
+                }
+            } else {
+                // SAFETY: as above.
+                value_start + unsafe { by_length::<W, N, ValueRun>(&bytes[value_start..]) }
+            };
+            return FieldRuns {
+                name_len,
+                value_start,
+                stop,
+            };
+        }
+    }
     crate::scan::field_runs_with!(
         bytes,
         // SAFETY: the caller guarantees the feature, which both vector types need.

@@ -14,6 +14,8 @@ pub(crate) trait MoveMask: Copy {
     fn has_non_zero(self) -> bool;
     /// Index of the first byte whose bits are set. Only meaningful when `has_non_zero`.
     fn first_offset(self) -> usize;
+    /// The mask with the bits of the bytes before `at` cleared; `at` is below the vector width.
+    fn clear_below(self, at: usize) -> Self;
 }
 
 /// A SIMD register of `BYTES` bytes.
@@ -92,5 +94,10 @@ impl MoveMask for u32 {
     #[inline(always)]
     fn first_offset(self) -> usize {
         self.trailing_zeros() as usize
+    }
+
+    #[inline(always)]
+    fn clear_below(self, at: usize) -> Self {
+        self & (u32::MAX << at)
     }
 }
