@@ -355,7 +355,22 @@ impl<const N: usize> Head<N> {
     }
 
     /// Parses or resumes parsing the head at the start of `buf`. See [`Status`].
+    #[inline]
     pub(crate) fn parse<S: StartLine>(
+        &mut self,
+        buf: &[u8],
+        start: &mut S,
+    ) -> Result<Status, Error> {
+        if self.resumes_without_line_end(buf) {
+            return Ok(Status::Partial);
+        }
+        self.parse_with_selected(buf, start)
+    }
+
+    /// [`parse`](Self::parse) without the shortcut, with the backend in use. Not inlined, so
+    /// that the shortcut's caller does not pay for this function's stack frame.
+    #[inline(never)]
+    fn parse_with_selected<S: StartLine>(
         &mut self,
         buf: &[u8],
         start: &mut S,
@@ -365,6 +380,29 @@ impl<const N: usize> Head<N> {
             buf,
             start,
         })
+    }
+
+    /// The shortcut for a parse resumed inside a line with a few more bytes (a peer that sends
+    /// a byte at a time): if they hold no CR, LF or NUL and stay below the byte limit, the line
+    /// is still incomplete, which is all the full path would find, after more work. The search
+    /// state advances past them exactly as the full path's line-end search would advance it.
+    #[inline(always)]
+    fn resumes_without_line_end(&mut self, buf: &[u8]) -> bool {
+        let (from, end) = (self.scan_from as usize, buf.len());
+        // Inside a start line or a field line, past its start: the full path would go straight
+        // to the line-end search (`field_line_in_one_pass` takes only lines from their start).
+        let inside_line = matches!(self.phase, Phase::StartLine | Phase::Fields)
+            && from > self.line_start as usize;
+        if !inside_line || end < from || end - from >= scan::SHORT || end >= self.limit_end as usize
+        {
+            return false;
+        }
+        let new = &buf[from..];
+        if scan::ScalarEngine.line_special(new) != new.len() {
+            return false;
+        }
+        self.scan_from = end as u32;
+        true
     }
 
     /// [`parse`](Self::parse) with the kernels of `engine`. Inlined into each backend's entry

@@ -96,7 +96,7 @@ pub(crate) use field_runs_with;
 /// Inputs shorter than this stay on the scalar kernel, inlined into the caller: no backend has a
 /// vector this narrow, and a call into a `#[target_feature]` function would cost more than the
 /// few bytes.
-const SHORT: usize = 16;
+pub(crate) const SHORT: usize = 16;
 
 #[cfg(test)]
 pub(crate) mod counter {
