@@ -257,6 +257,10 @@ pub(crate) struct Head<const N: usize> {
     /// For each known header present, the index of its first field. Valid where `present` has
     /// its bit set; `reset` clears only `present`.
     index: [u8; KNOWN_COUNT],
+    /// For each known header present, the value of its first field (the same as
+    /// `fields[index[k]].value`), so that `get` is one load. Valid where `present` has its bit
+    /// set.
+    values: [Span; KNOWN_COUNT],
     present: u64,
     content_length: u64,
     /// INVARIANT: every line before `line_start` has been checked and committed.
@@ -311,6 +315,7 @@ impl<const N: usize> Head<N> {
         Head {
             fields: [Field::EMPTY; N],
             index: [0; KNOWN_COUNT],
+            values: [Span::EMPTY; KNOWN_COUNT],
             present: 0,
             content_length: 0,
             line_start: 0,
@@ -662,6 +667,7 @@ impl<const N: usize> Head<N> {
                 if self.present & bit == 0 {
                     self.present |= bit;
                     self.index[known as usize] = slot as u8;
+                    self.values[known as usize] = self.fields[slot].value;
                 }
             }
             self.stored += 1;
@@ -916,10 +922,9 @@ impl<const N: usize> Head<N> {
     #[inline]
     pub(crate) fn get(&self, known: KnownHeader) -> Option<Span> {
         let slot = known as usize;
-        if self.present & (1 << slot) == 0 {
-            return None;
-        }
-        Some(self.fields[self.index[slot] as usize].value)
+        // Both loads at once, no branch on the first: `values` holds a span in every slot.
+        let value = self.values[slot];
+        (self.present & (1 << slot) != 0).then_some(value)
     }
 
     pub(crate) fn find(&self, buf: &[u8], name: &[u8]) -> Option<Span> {
