@@ -613,11 +613,7 @@ impl<const N: usize> Head<N> {
             self.scan_from = (pos + stop) as u32;
             return Ok(None);
         }
-        let mut value_end = stop;
-        while value_end > value_start && is_ws(rest[value_end - 1]) {
-            value_end -= 1;
-        }
-        self.store_field::<S>(buf, pos, (name_len, value_start, value_end))?;
+        self.store_field::<S>(buf, pos, (name_len, value_start, runs.value_end))?;
         Ok(Some(pos + stop))
     }
 

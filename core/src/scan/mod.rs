@@ -51,6 +51,9 @@ pub(crate) struct FieldRuns {
     /// Where the field-value run from `value_start` stops (a valid line's CR); `name_len` if no
     /// colon follows the name.
     pub(crate) stop: usize,
+    /// Where the value ends without its trailing SP/HTAB: `stop` moved back over them, at least
+    /// `value_start`.
+    pub(crate) value_end: usize,
 }
 
 impl FieldRuns {
@@ -77,16 +80,22 @@ macro_rules! field_runs_with {
             }
             let $value = &bytes[value_start..];
             let stop = value_start + $value_run;
+            let mut value_end = stop;
+            while value_end > value_start && $crate::scan::class::is_ws(bytes[value_end - 1]) {
+                value_end -= 1;
+            }
             $crate::scan::FieldRuns {
                 name_len,
                 value_start,
                 stop,
+                value_end,
             }
         } else {
             $crate::scan::FieldRuns {
                 name_len,
                 value_start: name_len,
                 stop: name_len,
+                value_end: name_len,
             }
         }
     }};

@@ -220,11 +220,13 @@ pub(crate) unsafe fn field_runs<W: Vector, N: Vector>(bytes: &[u8]) -> crate::sc
     use crate::scan::FieldRuns;
     if bytes.len() >= W::BYTES {
         // SAFETY: the length is checked above; the caller guarantees the feature.
-        let (token_stops, value_stops) = unsafe {
+        let (token_stops, value_stops, not_ws) = unsafe {
             let block = W::load_unaligned(bytes.as_ptr());
+            let ws = block.cmpeq(W::splat(b' ')).or(block.cmpeq(W::splat(b'\t')));
             (
                 TokenRun::stops::<W>().stops(block).movemask(),
                 ValueRun::stops::<W>().stops(block).movemask(),
+                ws.movemask().invert(),
             )
         };
         if token_stops.has_non_zero() {
@@ -234,28 +236,54 @@ pub(crate) unsafe fn field_runs<W: Vector, N: Vector>(bytes: &[u8]) -> crate::sc
                     name_len,
                     value_start: name_len,
                     stop: name_len,
+                    value_end: name_len,
                 };
             }
-            let mut value_start = name_len + 1;
-            while value_start < bytes.len() && is_ws(bytes[value_start]) {
-                value_start += 1;
+            // The first byte after the colon that is not SP/HTAB, if the block has one.
+            let mut value_start = if name_len + 1 < W::BYTES {
+                not_ws.clear_below(name_len + 1).first_offset()
+            } else {
+                W::BYTES
+            };
+            if value_start >= W::BYTES {
+                value_start = W::BYTES;
+                while value_start < bytes.len() && is_ws(bytes[value_start]) {
+                    value_start += 1;
+                }
             }
-            let stop = if value_start < W::BYTES {
+            if value_start < W::BYTES {
                 let in_block = value_stops.clear_below(value_start);
                 if in_block.has_non_zero() {
-                    in_block.first_offset()
-                } else {
-                    // SAFETY: the caller guarantees the feature.
-                    W::BYTES + unsafe { by_length::<W, N, ValueRun>(&bytes[W::BYTES..]) }
+                    let stop = in_block.first_offset();
+                    // The last byte before the stop that is not SP/HTAB, if the value has one.
+                    let kept = not_ws.clear_below(value_start).keep_below(stop);
+                    let value_end = if kept.has_non_zero() {
+                        kept.last_offset() + 1
+                    } else {
+                        value_start
+                    };
+                    return FieldRuns {
+                        name_len,
+                        value_start,
+                        stop,
+                        value_end,
+                    };
                 }
-            } else {
-                // SAFETY: as above.
-                value_start + unsafe { by_length::<W, N, ValueRun>(&bytes[value_start..]) }
-            };
+            }
+            // The value goes on past the block: every byte from `value_start` to the block's
+            // end is a value byte.
+            let from = value_start.max(W::BYTES);
+            // SAFETY: the caller guarantees the feature.
+            let stop = from + unsafe { by_length::<W, N, ValueRun>(&bytes[from..]) };
+            let mut value_end = stop;
+            while value_end > value_start && is_ws(bytes[value_end - 1]) {
+                value_end -= 1;
+            }
             return FieldRuns {
                 name_len,
                 value_start,
                 stop,
+                value_end,
             };
         }
     }

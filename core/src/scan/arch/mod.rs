@@ -486,6 +486,38 @@ mod tests {
     }
 
     #[test]
+    fn field_runs_match_scalar_with_whitespace_around_the_value() {
+        // Names, leading and trailing SP/HTAB, and values of many lengths, so that the value's
+        // start, its end and its CR fall inside and past the first block of every width.
+        let mut buf = [b'x'; 120];
+        for backend in backends_under_test() {
+            for name in 1..40 {
+                for lead in 0..4 {
+                    for value in 0..40 {
+                        for trail in 0..4 {
+                            let mut line = std::vec::Vec::new();
+                            line.extend(core::iter::repeat_n(b'n', name));
+                            line.push(b':');
+                            line.extend((0..lead).map(|i| [b' ', b'\t'][i % 2]));
+                            line.extend(core::iter::repeat_n(b'v', value));
+                            line.extend((0..trail).map(|i| [b'\t', b' '][i % 2]));
+                            line.extend_from_slice(b"\r\nnext: x\r\n");
+                            let input = &mut buf[..line.len()];
+                            input.copy_from_slice(&line);
+                            assert_eq!(
+                                backend.field_runs(input),
+                                SCALAR.field_runs(input),
+                                "{}: {input:?}",
+                                backend.name()
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn this_machine_runs_a_simd_backend_where_one_is_compiled() {
         let names: std::vec::Vec<_> = Backend::available().map(Backend::name).collect();
         assert_eq!(names[0], "scalar");
