@@ -403,7 +403,8 @@ impl<const N: usize> Head<N> {
             return false;
         }
         let new = &buf[from..];
-        if scan::ScalarEngine.line_special(new) != new.len() {
+        // Fewer than `SHORT` bytes: the scalar kernel, inlined, whatever the backend.
+        if scan::Selected.line_special(new) != new.len() {
             return false;
         }
         self.scan_from = end as u32;
@@ -512,7 +513,9 @@ impl<const N: usize> Head<N> {
     /// With [`Leniency::obs_fold`], a line end inside a field line that is followed by SP or HTAB
     /// is an obs-fold and the line goes on, so a field line ends only once the byte after its
     /// line end has arrived. That byte lies within the limit or the head could not end in it.
-    #[inline(always)]
+    // Inlined where the loop is compiled per backend (x86_64), so that the kernels inline; one
+    // copy elsewhere, for the wasm module's size.
+    #[cfg_attr(target_arch = "x86_64", inline(always))]
     fn find_line_end<S: StartLine, E: Engine>(
         &mut self,
         buf: &[u8],

@@ -291,7 +291,8 @@ impl KnownHeader {
 
     /// The index in [`KnownHeader::ALL`] of the known header with this name, compared
     /// case-insensitively, or [`NOT_KNOWN_ID`].
-    #[inline(always)]
+    #[cfg_attr(target_arch = "x86_64", inline(always))]
+    #[cfg_attr(not(target_arch = "x86_64"), inline)]
     pub(crate) fn id_of_name(name: &[u8]) -> u8 {
         let len = name.len();
         // Every known name has at least two bytes.

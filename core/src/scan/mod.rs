@@ -198,10 +198,13 @@ impl Engine for Selected {
     }
 }
 
-/// The scalar reference as an engine, for the scalar instantiation of the head engine.
+/// The scalar reference as an engine, for the scalar instantiation of the head engine where the
+/// backend is chosen at run time.
+#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
 #[derive(Clone, Copy)]
 pub(crate) struct ScalarEngine;
 
+#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
 impl Engine for ScalarEngine {
     #[inline(always)]
     fn line_special_long(self, bytes: &[u8]) -> usize {

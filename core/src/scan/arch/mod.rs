@@ -308,9 +308,9 @@ pub(crate) mod active {
 /// call. Elsewhere the backend is fixed at compile time and the kernels inline anyway.
 #[inline(always)]
 pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
-    let id = SELECTED.load(Ordering::Relaxed);
     #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
     {
+        let id = SELECTED.load(Ordering::Relaxed);
         if id == Kind::Avx2 as u8 {
             // SAFETY: only `choose` and `force` store an id, and only that of a `Backend`,
             // which exists only once the CPU is known to have its feature.
@@ -320,11 +320,12 @@ pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
             // SAFETY: as above.
             return unsafe { x86_64::sse42::run(task) };
         }
+        if id == Kind::Scalar as u8 {
+            return task.run(super::ScalarEngine);
+        }
     }
-    if id == Kind::Scalar as u8 {
-        return task.run(super::ScalarEngine);
-    }
-    // Before the first choice, or a backend fixed at compile time.
+    // Before the first choice, or where the backend is fixed at compile time: one instantiation
+    // (the wasm module's size counts), which looks the backend up per kernel call.
     task.run(super::Selected)
 }
 
