@@ -34,6 +34,13 @@ impl Version {
 /// Any other `HTTP/DIGIT.DIGIT` is unsupported (505); anything else is malformed, reported at
 /// its first wrong byte.
 pub(crate) fn version(bytes: &[u8], minor_above_1: bool) -> SyntaxResult<Version> {
+    // The common cases in one compare each; anything else takes the byte-wise check below,
+    // which finds the offending byte.
+    match bytes {
+        b"HTTP/1.1" => return Ok(Version::Http11),
+        b"HTTP/1.0" => return Ok(Version::Http10),
+        _ => {}
+    }
     const SHAPE: &[u8; 8] = b"HTTP/0.0";
     for (i, &want) in SHAPE.iter().enumerate() {
         let Some(&b) = bytes.get(i) else {
