@@ -611,7 +611,7 @@ impl<const N: usize> Head<N> {
             return Ok(None);
         }
         // The LF must lie inside `rest`, so inside the byte limit.
-        if rest.get(stop) != Some(&b'\r') || rest.get(stop + 1) != Some(&b'\n') {
+        if rest.get(stop..stop + 2) != Some(b"\r\n") {
             // Neither token bytes, nor whitespace, nor value bytes are CR, LF or NUL.
             self.scan_from = (pos + stop) as u32;
             return Ok(None);
