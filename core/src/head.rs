@@ -394,12 +394,11 @@ impl<const N: usize> Head<N> {
     #[inline(always)]
     fn resumes_without_line_end(&mut self, buf: &[u8]) -> bool {
         let (from, end) = (self.scan_from as usize, buf.len());
-        // Inside a start line or a field line, past its start: the full path would go straight
-        // to the line-end search (`field_line_in_one_pass` takes only lines from their start).
-        let inside_line = matches!(self.phase, Phase::StartLine | Phase::Fields)
-            && from > self.line_start as usize;
-        if !inside_line || end < from || end - from >= scan::SHORT || end >= self.limit_end as usize
-        {
+        // In a start line or a field line (at its start too: without a line end the one-pass
+        // path finds the line incomplete and leaves it to the line-end search, which then
+        // finds what this check finds; the line is judged by the general path once complete).
+        let in_line = matches!(self.phase, Phase::StartLine | Phase::Fields);
+        if !in_line || end < from || end - from >= scan::SHORT || end >= self.limit_end as usize {
             return false;
         }
         let new = &buf[from..];
