@@ -350,6 +350,19 @@ pub(crate) fn content_length(value: &[u8]) -> SyntaxResult<u64> {
     if value.is_empty() {
         return Err((ErrorKind::InvalidContentLength, 0));
     }
+    // Up to 18 digits cannot pass 2^63 - 1: no overflow checks. Any other byte sends the value
+    // to the loop below, which finds it.
+    if value.len() <= 18 {
+        let (mut n, mut digits) = (0u64, true);
+        for &b in value {
+            let d = b.wrapping_sub(b'0');
+            digits &= d < 10;
+            n = n.wrapping_mul(10).wrapping_add(u64::from(d));
+        }
+        if digits {
+            return Ok(n);
+        }
+    }
     let mut n: u64 = 0;
     for (i, &b) in value.iter().enumerate() {
         if !b.is_ascii_digit() {
