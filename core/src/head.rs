@@ -10,7 +10,7 @@
 use crate::error::{Error, ErrorKind};
 use crate::known::{KnownHeader, KNOWN_COUNT};
 use crate::limits::{Leniency, Limits};
-use crate::scan::{self, class::is_ws};
+use crate::scan::{self, class::is_ws, Engine, WithEngine};
 use crate::span::Span;
 use crate::syntax::{self, ListItems, Version};
 
@@ -61,7 +61,7 @@ pub struct Field {
     known: u8,
 }
 
-const NOT_KNOWN: u8 = u8::MAX;
+const NOT_KNOWN: u8 = crate::known::NOT_KNOWN_ID;
 
 impl Field {
     const EMPTY: Field = Field {
@@ -257,6 +257,10 @@ pub(crate) struct Head<const N: usize> {
     /// For each known header present, the index of its first field. Valid where `present` has
     /// its bit set; `reset` clears only `present`.
     index: [u8; KNOWN_COUNT],
+    /// For each known header present, the value of its first field (the same as
+    /// `fields[index[k]].value`), so that `get` is one load. Valid where `present` has its bit
+    /// set.
+    values: [Span; KNOWN_COUNT],
     present: u64,
     content_length: u64,
     /// INVARIANT: every line before `line_start` has been checked and committed.
@@ -280,6 +284,22 @@ pub(crate) struct Head<const N: usize> {
     lenient: Leniency,
 }
 
+/// A call of [`Head::parse`], to run with the backend's engine.
+struct ParseTask<'a, const N: usize, S> {
+    head: &'a mut Head<N>,
+    buf: &'a [u8],
+    start: &'a mut S,
+}
+
+impl<const N: usize, S: StartLine> WithEngine for ParseTask<'_, N, S> {
+    type Output = Result<Status, Error>;
+
+    #[inline(always)]
+    fn run<E: Engine>(self, engine: E) -> Self::Output {
+        self.head.parse_with(self.buf, self.start, engine)
+    }
+}
+
 /// The byte limit of a head or trailer section.
 const fn byte_limit(kind: HeadKind, limits: &Limits) -> u32 {
     match kind {
@@ -295,6 +315,7 @@ impl<const N: usize> Head<N> {
         Head {
             fields: [Field::EMPTY; N],
             index: [0; KNOWN_COUNT],
+            values: [Span::EMPTY; KNOWN_COUNT],
             present: 0,
             content_length: 0,
             line_start: 0,
@@ -339,10 +360,64 @@ impl<const N: usize> Head<N> {
     }
 
     /// Parses or resumes parsing the head at the start of `buf`. See [`Status`].
+    #[inline]
     pub(crate) fn parse<S: StartLine>(
         &mut self,
         buf: &[u8],
         start: &mut S,
+    ) -> Result<Status, Error> {
+        if self.resumes_without_line_end(buf) {
+            return Ok(Status::Partial);
+        }
+        self.parse_with_selected(buf, start)
+    }
+
+    /// [`parse`](Self::parse) without the shortcut, with the backend in use. Not inlined, so
+    /// that the shortcut's caller does not pay for this function's stack frame.
+    #[inline(never)]
+    fn parse_with_selected<S: StartLine>(
+        &mut self,
+        buf: &[u8],
+        start: &mut S,
+    ) -> Result<Status, Error> {
+        scan::with_engine(ParseTask {
+            head: self,
+            buf,
+            start,
+        })
+    }
+
+    /// The shortcut for a parse resumed inside a line with a few more bytes (a peer that sends
+    /// a byte at a time): if they hold no CR, LF or NUL and stay below the byte limit, the line
+    /// is still incomplete, which is all the full path would find, after more work. The search
+    /// state advances past them exactly as the full path's line-end search would advance it.
+    #[inline(always)]
+    fn resumes_without_line_end(&mut self, buf: &[u8]) -> bool {
+        let (from, end) = (self.scan_from as usize, buf.len());
+        // In a start line or a field line (at its start too: without a line end the one-pass
+        // path finds the line incomplete and leaves it to the line-end search, which then
+        // finds what this check finds; the line is judged by the general path once complete).
+        let in_line = matches!(self.phase, Phase::StartLine | Phase::Fields);
+        if !in_line || end < from || end - from >= scan::SHORT || end >= self.limit_end as usize {
+            return false;
+        }
+        let new = &buf[from..];
+        // Fewer than `SHORT` bytes: the scalar kernel, inlined, whatever the backend.
+        if scan::Selected.line_special(new) != new.len() {
+            return false;
+        }
+        self.scan_from = end as u32;
+        true
+    }
+
+    /// [`parse`](Self::parse) with the kernels of `engine`. Inlined into each backend's entry
+    /// point (see [`scan::with_engine`]), with the functions of the per-line path.
+    #[inline(always)]
+    fn parse_with<S: StartLine, E: Engine>(
+        &mut self,
+        buf: &[u8],
+        start: &mut S,
+        engine: E,
     ) -> Result<Status, Error> {
         loop {
             match self.phase {
@@ -364,7 +439,7 @@ impl<const N: usize> Head<N> {
                             // An empty line is its line end and nothing else; the line-end
                             // search decides whether these bytes are one.
                             self.limit_end = (pos + 2) as u32;
-                            let Some((_, next)) = self.find_line_end::<S>(buf)? else {
+                            let Some((_, next)) = self.find_line_end::<S, E>(buf, engine)? else {
                                 return Ok(Status::Partial);
                             };
                             if self.empty_lines == 2 {
@@ -377,7 +452,7 @@ impl<const N: usize> Head<N> {
                     }
                 }
                 Phase::StartLine => {
-                    let Some((end, next)) = self.find_line_end::<S>(buf)? else {
+                    let Some((end, next)) = self.find_line_end::<S, E>(buf, engine)? else {
                         return Ok(Status::Partial);
                     };
                     let pos = self.line_start as usize;
@@ -388,12 +463,12 @@ impl<const N: usize> Head<N> {
                     // An obs-fold can continue a line past its CRLF, which the one-pass check
                     // does not look for: with `obs_fold` every line takes the general path.
                     if !self.lenient.obs_fold {
-                        if let Some(cr) = self.field_line_in_one_pass::<S>(buf)? {
+                        if let Some(cr) = self.field_line_in_one_pass::<S, E>(buf, engine)? {
                             self.next_line(cr + 2, Phase::Fields);
                             continue;
                         }
                     }
-                    let Some((end, next)) = self.find_line_end::<S>(buf)? else {
+                    let Some((end, next)) = self.find_line_end::<S, E>(buf, engine)? else {
                         return Ok(Status::Partial);
                     };
                     let pos = self.line_start as usize;
@@ -415,6 +490,7 @@ impl<const N: usize> Head<N> {
     }
 
     /// The start of the head proper: from here on, its bytes count against the limit.
+    #[inline(always)]
     fn begin(&mut self, pos: usize, phase: Phase) {
         self.limit_end = (pos + self.max_bytes as usize).min(SPAN_LIMIT) as u32;
         self.scan_from = pos as u32;
@@ -422,6 +498,7 @@ impl<const N: usize> Head<N> {
     }
 
     /// Moves to the line that starts at `next`.
+    #[inline(always)]
     fn next_line(&mut self, next: usize, phase: Phase) {
         self.line_start = next as u32;
         self.scan_from = self.line_start;
@@ -435,13 +512,20 @@ impl<const N: usize> Head<N> {
     /// With [`Leniency::obs_fold`], a line end inside a field line that is followed by SP or HTAB
     /// is an obs-fold and the line goes on, so a field line ends only once the byte after its
     /// line end has arrived. That byte lies within the limit or the head could not end in it.
-    fn find_line_end<S: StartLine>(&mut self, buf: &[u8]) -> Result<Option<(usize, usize)>, Error> {
+    // Inlined where the loop is compiled per backend (x86_64), so that the kernels inline; one
+    // copy elsewhere, for the wasm module's size.
+    #[cfg_attr(target_arch = "x86_64", inline(always))]
+    fn find_line_end<S: StartLine, E: Engine>(
+        &mut self,
+        buf: &[u8],
+        engine: E,
+    ) -> Result<Option<(usize, usize)>, Error> {
         let limit = self.limit_end as usize;
         let end = buf.len().min(limit);
         let folds = self.lenient.obs_fold && self.phase == Phase::Fields;
         while (self.scan_from as usize) < end {
             let from = self.scan_from as usize;
-            let i = from + scan::line_special(&buf[from..end]);
+            let i = from + engine.line_special(&buf[from..end]);
             if i == end {
                 self.scan_from = end as u32;
                 break;
@@ -513,7 +597,11 @@ impl<const N: usize> Head<N> {
     /// (`find_line_end`, then `field_line`) to decide, after recording how far the line is known
     /// to hold no CR, LF or NUL, so that those bytes are not searched twice.
     #[inline(always)]
-    fn field_line_in_one_pass<S: StartLine>(&mut self, buf: &[u8]) -> Result<Option<usize>, Error> {
+    fn field_line_in_one_pass<S: StartLine, E: Engine>(
+        &mut self,
+        buf: &[u8],
+        engine: E,
+    ) -> Result<Option<usize>, Error> {
         let pos = self.line_start as usize;
         if self.scan_from as usize != pos || self.lines >= self.max_lines {
             return Ok(None);
@@ -522,7 +610,7 @@ impl<const N: usize> Head<N> {
         let Some(rest) = buf.get(pos..end) else {
             return Ok(None);
         };
-        let runs = scan::field_runs(rest);
+        let runs = engine.field_runs(rest);
         let (name_len, value_start, stop) = (runs.name_len, runs.value_start, runs.stop);
         if name_len == 0 || !runs.has_colon() {
             // Token bytes hold no CR, LF or NUL.
@@ -530,16 +618,12 @@ impl<const N: usize> Head<N> {
             return Ok(None);
         }
         // The LF must lie inside `rest`, so inside the byte limit.
-        if rest.get(stop) != Some(&b'\r') || rest.get(stop + 1) != Some(&b'\n') {
+        if rest.get(stop..stop + 2) != Some(b"\r\n") {
             // Neither token bytes, nor whitespace, nor value bytes are CR, LF or NUL.
             self.scan_from = (pos + stop) as u32;
             return Ok(None);
         }
-        let mut value_end = stop;
-        while value_end > value_start && is_ws(rest[value_end - 1]) {
-            value_end -= 1;
-        }
-        self.store_field::<S>(buf, pos, (name_len, value_start, value_end))?;
+        self.store_field::<S>(buf, pos, (name_len, value_start, runs.value_end))?;
         Ok(Some(pos + stop))
     }
 
@@ -567,11 +651,10 @@ impl<const N: usize> Head<N> {
         let line = &buf[pos..];
         // With obs-folds, the value holds the raw line breaks; the semantics read each fold as
         // whitespace, which is what `unfold` presents.
-        let known = KnownHeader::from_name(&line[..name_len]);
-        let with_semantics = known.filter(|&k| k <= LAST_WITH_SEMANTICS);
-        if let (Some(known), false) = (with_semantics, S::KIND == HeadKind::Trailers) {
+        let known = KnownHeader::id_of_name(&line[..name_len]);
+        if known <= LAST_WITH_SEMANTICS as u8 && S::KIND != HeadKind::Trailers {
             self.field_semantics::<S>(
-                known,
+                KnownHeader::ALL[known as usize],
                 &line[value_start..value_end],
                 pos,
                 pos + value_start,
@@ -581,7 +664,6 @@ impl<const N: usize> Head<N> {
         self.lines += 1;
         let slot = self.stored as usize;
         if slot < N {
-            let known = known.map_or(NOT_KNOWN, |k| k as u8);
             self.fields[slot] = Field {
                 name: Span::from_range(pos, pos + name_len),
                 value: Span::from_range(pos + value_start, pos + value_end),
@@ -591,6 +673,7 @@ impl<const N: usize> Head<N> {
                 if self.present & bit == 0 {
                     self.present |= bit;
                     self.index[known as usize] = slot as u8;
+                    self.values[known as usize] = self.fields[slot].value;
                 }
             }
             self.stored += 1;
@@ -726,17 +809,30 @@ impl<const N: usize> Head<N> {
                 self.te_line = line as u16;
             }
             KnownHeader::Connection => {
+                let option = |item: &[u8]| {
+                    if item.eq_ignore_ascii_case(b"close") {
+                        flag::CLOSE
+                    } else if item.eq_ignore_ascii_case(b"keep-alive") {
+                        flag::KEEP_ALIVE
+                    } else {
+                        0
+                    }
+                };
+                // The common case: one token (no comma, no whitespace), the list's only item;
+                // an empty value has none and a token is never empty.
+                if scan::token_len(value) == value.len() {
+                    if !value.is_empty() {
+                        self.flags |= option(value);
+                    }
+                    return Ok(());
+                }
                 let mut flags = self.flags;
                 for (item, off) in ListItems::new(value) {
                     let len = scan::token_len(item);
                     if len != item.len() {
                         return Err(at((ErrorKind::InvalidConnection, off + len)));
                     }
-                    if item.eq_ignore_ascii_case(b"close") {
-                        flags |= flag::CLOSE;
-                    } else if item.eq_ignore_ascii_case(b"keep-alive") {
-                        flags |= flag::KEEP_ALIVE;
-                    }
+                    flags |= option(item);
                 }
                 self.flags = flags;
             }
@@ -832,10 +928,9 @@ impl<const N: usize> Head<N> {
     #[inline]
     pub(crate) fn get(&self, known: KnownHeader) -> Option<Span> {
         let slot = known as usize;
-        if self.present & (1 << slot) == 0 {
-            return None;
-        }
-        Some(self.fields[self.index[slot] as usize].value)
+        // Both loads at once, no branch on the first: `values` holds a span in every slot.
+        let value = self.values[slot];
+        (self.present & (1 << slot) != 0).then_some(value)
     }
 
     pub(crate) fn find(&self, buf: &[u8], name: &[u8]) -> Option<Span> {

@@ -145,33 +145,38 @@ known_headers! {
 pub(crate) const KNOWN_COUNT: usize = KnownHeader::ALL.len();
 const _: () = assert!(KNOWN_COUNT <= 64, "the presence bitmap is a u64");
 
-/// Open-addressed table from a cheap key of a name (length, first and last byte, case-folded)
-/// to a candidate; built at compile time so that lookup costs one hash and, almost always, one
-/// comparison.
-const TABLE_BITS: u32 = 7;
+/// Perfect hash from a cheap key of a name to the one known header it can be: the length and the
+/// case-folded first, last and second-to-last bytes, packed into a word and multiplied, the top
+/// `TABLE_BITS` bits of the product being the slot. The multiplier was chosen so that no two known
+/// names share a slot (the table is built at compile time and the build fails if they do), so a
+/// lookup is one multiply, one table load and one comparison, with no probing.
+const TABLE_BITS: u32 = 8;
 const TABLE_SIZE: usize = 1 << TABLE_BITS;
-const EMPTY_SLOT: u8 = u8::MAX;
+const HASH_MULTIPLIER: u32 = 0x5476_748f;
+/// In the table: no known name hashes here. Also what [`KnownHeader::id_of_name`] returns for an
+/// unknown name.
+pub(crate) const NOT_KNOWN_ID: u8 = u8::MAX;
 
-#[inline]
-const fn bucket(len: usize, first: u8, last: u8) -> usize {
-    // Setting 0x20 folds letters (and maps some other bytes onto others, which only costs a
-    // compare that fails); it is cheaper than a real lowercase.
-    let h = (len as u32)
-        .wrapping_mul(0x9E37_79B1)
-        .wrapping_add(((first | 0x20) as u32).wrapping_mul(0x85EB_CA77))
-        .wrapping_add(((last | 0x20) as u32).wrapping_mul(0xC2B2_AE3D));
-    (h >> (32 - TABLE_BITS)) as usize
+/// The slot of a name of at least 2 bytes. Setting 0x20 folds letters (and maps some other bytes
+/// onto others, which only costs a compare that fails); it is cheaper than a real lowercase.
+#[inline(always)]
+const fn bucket(len: usize, first: u8, last: u8, before_last: u8) -> usize {
+    let key = (len as u32 & 0xff)
+        | ((first | 0x20) as u32) << 8
+        | ((last | 0x20) as u32) << 16
+        | ((before_last | 0x20) as u32) << 24;
+    (key.wrapping_mul(HASH_MULTIPLIER) >> (32 - TABLE_BITS)) as usize
 }
 
 static TABLE: [u8; TABLE_SIZE] = {
-    let mut table = [EMPTY_SLOT; TABLE_SIZE];
+    let mut table = [NOT_KNOWN_ID; TABLE_SIZE];
     let mut i = 0;
     while i < KNOWN_COUNT {
         let name = KnownHeader::ALL[i].name().as_bytes();
-        let mut slot = bucket(name.len(), name[0], name[name.len() - 1]);
-        while table[slot] != EMPTY_SLOT {
-            slot = (slot + 1) & (TABLE_SIZE - 1);
-        }
+        let len = name.len();
+        assert!(len >= 2, "known names have at least two bytes");
+        let slot = bucket(len, name[0], name[len - 1], name[len - 2]);
+        assert!(table[slot] == NOT_KNOWN_ID, "two known names share a slot");
         table[slot] = i as u8;
         i += 1;
     }
@@ -180,8 +185,8 @@ static TABLE: [u8; TABLE_SIZE] = {
 
 /// A name of 1 to 32 bytes as up to four little-endian words, loaded the same way for the
 /// input and the known names so that they compare word by word: a name shorter than 8 bytes is
-/// one word from two overlapping loads; a longer one is the words at 0, 8, 16 and, overlapping,
-/// the 8 bytes that end it. Words past the name are 0.
+/// one word from two overlapping loads, the other words 0; a longer one is the four words at
+/// `min(8k, len - 8)`: 0, 8, 16 and the 8 bytes that end it, overlapping.
 #[inline(always)]
 const fn words(name: &[u8]) -> [u64; 4] {
     // One unaligned load each (first_chunk is a bounds check and a load); `at + N <= len` holds
@@ -210,17 +215,14 @@ const fn words(name: &[u8]) -> [u64; 4] {
     let len = name.len();
     let mut w = [0u64; 4];
     if len >= 8 {
-        // Word k is at min(8k, len - 8), for as many words as cover the name.
+        // Word k is at min(8k, len - 8): the words at 0, 8 and 16 and the 8 bytes that end the
+        // name, overlapping (all four are the same word for an 8-byte name). No branch on the
+        // length: every load lies inside the name.
+        let last = len - 8;
         w[0] = load8(name, 0);
-        if len > 8 {
-            w[1] = load8(name, if len >= 16 { 8 } else { len - 8 });
-        }
-        if len > 16 {
-            w[2] = load8(name, if len >= 24 { 16 } else { len - 8 });
-        }
-        if len > 24 {
-            w[3] = load8(name, len - 8);
-        }
+        w[1] = load8(name, if last < 8 { last } else { 8 });
+        w[2] = load8(name, if last < 16 { last } else { 16 });
+        w[3] = load8(name, last);
     } else if len >= 4 {
         w[0] = load4(name, 0) | load4(name, len - 4) << 32;
     } else if len >= 2 {
@@ -282,28 +284,38 @@ impl KnownHeader {
     /// ```
     #[inline]
     pub fn from_name(name: &[u8]) -> Option<KnownHeader> {
-        let (&first, &last) = (name.first()?, name.last()?);
-        if name.len() > 32 {
-            return None;
+        KnownHeader::ALL
+            .get(Self::id_of_name(name) as usize)
+            .copied()
+    }
+
+    /// The index in [`KnownHeader::ALL`] of the known header with this name, compared
+    /// case-insensitively, or [`NOT_KNOWN_ID`].
+    #[cfg_attr(target_arch = "x86_64", inline(always))]
+    #[cfg_attr(not(target_arch = "x86_64"), inline)]
+    pub(crate) fn id_of_name(name: &[u8]) -> u8 {
+        let len = name.len();
+        // Every known name has at least two bytes.
+        let Some(&[before_last, last]) = name.last_chunk::<2>() else {
+            return NOT_KNOWN_ID;
+        };
+        let first = name[0];
+        if len > 32 {
+            return NOT_KNOWN_ID;
         }
+        let candidate = TABLE[bucket(len, first, last, before_last)];
+        let Some(f) = FOLDED.get(candidate as usize) else {
+            return NOT_KNOWN_ID;
+        };
         let input = words(name);
-        let mut slot = bucket(name.len(), first, last);
-        loop {
-            let candidate = TABLE[slot];
-            if candidate == EMPTY_SLOT {
-                return None;
-            }
-            let f = &FOLDED[candidate as usize];
-            if f.len == name.len() {
-                let differ = (input[0] | f.fold[0]) ^ f.words[0]
-                    | (input[1] | f.fold[1]) ^ f.words[1]
-                    | (input[2] | f.fold[2]) ^ f.words[2]
-                    | (input[3] | f.fold[3]) ^ f.words[3];
-                if differ == 0 {
-                    return Some(KnownHeader::ALL[candidate as usize]);
-                }
-            }
-            slot = (slot + 1) & (TABLE_SIZE - 1);
+        let differ = (input[0] | f.fold[0]) ^ f.words[0]
+            | (input[1] | f.fold[1]) ^ f.words[1]
+            | (input[2] | f.fold[2]) ^ f.words[2]
+            | (input[3] | f.fold[3]) ^ f.words[3];
+        if f.len == len && differ == 0 {
+            candidate
+        } else {
+            NOT_KNOWN_ID
         }
     }
 

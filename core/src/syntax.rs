@@ -34,6 +34,13 @@ impl Version {
 /// Any other `HTTP/DIGIT.DIGIT` is unsupported (505); anything else is malformed, reported at
 /// its first wrong byte.
 pub(crate) fn version(bytes: &[u8], minor_above_1: bool) -> SyntaxResult<Version> {
+    // The common cases in one compare each; anything else takes the byte-wise check below,
+    // which finds the offending byte.
+    match bytes {
+        b"HTTP/1.1" => return Ok(Version::Http11),
+        b"HTTP/1.0" => return Ok(Version::Http10),
+        _ => {}
+    }
     const SHAPE: &[u8; 8] = b"HTTP/0.0";
     for (i, &want) in SHAPE.iter().enumerate() {
         let Some(&b) = bytes.get(i) else {
@@ -210,11 +217,11 @@ fn userinfo(bytes: &[u8]) -> SyntaxResult<()> {
 fn reg_name_len(bytes: &[u8], colon: bool) -> SyntaxResult<usize> {
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
-        if b == b'%' {
+        if class::is_any(b, UNRESERVED | SUB_DELIM) || (colon && b == b':') {
+            i += 1;
+        } else if b == b'%' {
             pct_encoded(bytes, i)?;
             i += 3;
-        } else if is(b, UNRESERVED) || is(b, SUB_DELIM) || (colon && b == b':') {
-            i += 1;
         } else {
             break;
         }
@@ -342,6 +349,19 @@ pub(crate) fn host(value: &[u8]) -> SyntaxResult<()> {
 pub(crate) fn content_length(value: &[u8]) -> SyntaxResult<u64> {
     if value.is_empty() {
         return Err((ErrorKind::InvalidContentLength, 0));
+    }
+    // Up to 18 digits cannot pass 2^63 - 1: no overflow checks. Any other byte sends the value
+    // to the loop below, which finds it.
+    if value.len() <= 18 {
+        let (mut n, mut digits) = (0u64, true);
+        for &b in value {
+            let d = b.wrapping_sub(b'0');
+            digits &= d < 10;
+            n = n.wrapping_mul(10).wrapping_add(u64::from(d));
+        }
+        if digits {
+            return Ok(n);
+        }
     }
     let mut n: u64 = 0;
     for (i, &b) in value.iter().enumerate() {

@@ -1,7 +1,8 @@
 //! Parses one input many times, for `valgrind --tool=callgrind` instruction counts:
 //! `cargo build --release -p native-bench --example profile` then
 //! `valgrind --tool=callgrind target/release/examples/profile request-large 1000`.
-//! `httparse:request-large` (or `pico:`) runs a competitor on the same input instead.
+//! `httparse:request-large` (or `pico:`) runs a competitor on the same input instead;
+//! `feed:request-large` feeds httpspan the request one byte more per call.
 
 use std::hint::black_box;
 
@@ -28,7 +29,17 @@ fn main() {
         head_len: buf.len(),
     });
     let request = input.starts_with("request");
-    if parser != "httpspan" {
+    if parser == "feed" {
+        // The byte-by-byte row: a parse call per byte received.
+        let mut req = Request::new();
+        for _ in 0..times {
+            req.reset();
+            for end in 1..buf.len() {
+                assert_eq!(req.parse(black_box(&buf[..end])), Ok(Status::Partial));
+            }
+            assert_eq!(req.parse(black_box(buf)), complete);
+        }
+    } else if parser != "httpspan" {
         for _ in 0..times {
             match (parser, request) {
                 ("httparse", true) => native_bench::compete::httparse_request(buf),

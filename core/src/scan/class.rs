@@ -174,6 +174,12 @@ mod nibble {
     pub(crate) static VALUE_TABLES: NibbleTables = nibble_tables(VALUE);
 }
 
+/// Whether `b` has any flag in `flags`.
+#[inline(always)]
+pub(crate) fn is_any(b: u8, flags: u8) -> bool {
+    CLASS[b as usize] & flags != 0
+}
+
 /// Whether `b` has every flag in `flags`.
 #[inline(always)]
 pub(crate) fn is(b: u8, flags: u8) -> bool {

@@ -51,6 +51,9 @@ pub(crate) struct FieldRuns {
     /// Where the field-value run from `value_start` stops (a valid line's CR); `name_len` if no
     /// colon follows the name.
     pub(crate) stop: usize,
+    /// Where the value ends without its trailing SP/HTAB: `stop` moved back over them, at least
+    /// `value_start`.
+    pub(crate) value_end: usize,
 }
 
 impl FieldRuns {
@@ -77,16 +80,22 @@ macro_rules! field_runs_with {
             }
             let $value = &bytes[value_start..];
             let stop = value_start + $value_run;
+            let mut value_end = stop;
+            while value_end > value_start && $crate::scan::class::is_ws(bytes[value_end - 1]) {
+                value_end -= 1;
+            }
             $crate::scan::FieldRuns {
                 name_len,
                 value_start,
                 stop,
+                value_end,
             }
         } else {
             $crate::scan::FieldRuns {
                 name_len,
                 value_start: name_len,
                 stop: name_len,
+                value_end: name_len,
             }
         }
     }};
@@ -96,7 +105,7 @@ pub(crate) use field_runs_with;
 /// Inputs shorter than this stay on the scalar kernel, inlined into the caller: no backend has a
 /// vector this narrow, and a call into a `#[target_feature]` function would cost more than the
 /// few bytes.
-const SHORT: usize = 16;
+pub(crate) const SHORT: usize = 16;
 
 #[cfg(test)]
 pub(crate) mod counter {
@@ -137,22 +146,93 @@ macro_rules! dispatch {
     )*};
 }
 
-/// See [`Kernels::field_runs`].
-#[inline]
-pub(crate) fn field_runs(bytes: &[u8]) -> FieldRuns {
-    let runs = if bytes.len() < SHORT {
-        <scalar::Scalar as Kernels>::field_runs(bytes)
-    } else {
+/// The kernels of the head engine's hot loop, called through a value so that the loop can be
+/// compiled once per backend with them inlined (see [`arch::with_engine`]). The short-input
+/// path and the test counter are here, shared by every engine.
+pub(crate) trait Engine: Copy {
+    /// [`Kernels::line_special`] on at least [`SHORT`] bytes.
+    fn line_special_long(self, bytes: &[u8]) -> usize;
+    /// [`Kernels::field_runs`] on at least [`SHORT`] bytes.
+    fn field_runs_long(self, bytes: &[u8]) -> FieldRuns;
+
+    /// See [`Kernels::line_special`].
+    #[inline(always)]
+    fn line_special(self, bytes: &[u8]) -> usize {
+        let stop = if bytes.len() < SHORT {
+            <scalar::Scalar as Kernels>::line_special(bytes)
+        } else {
+            self.line_special_long(bytes)
+        };
+        #[cfg(test)]
+        counter::add(bytes.len(), stop);
+        stop
+    }
+
+    /// See [`Kernels::field_runs`].
+    #[inline(always)]
+    fn field_runs(self, bytes: &[u8]) -> FieldRuns {
+        let runs = if bytes.len() < SHORT {
+            <scalar::Scalar as Kernels>::field_runs(bytes)
+        } else {
+            self.field_runs_long(bytes)
+        };
+        #[cfg(test)]
+        counter::add(bytes.len(), runs.stop);
+        runs
+    }
+}
+
+/// The backend in use, looked up on each call.
+#[derive(Clone, Copy)]
+pub(crate) struct Selected;
+
+impl Engine for Selected {
+    #[inline(always)]
+    fn line_special_long(self, bytes: &[u8]) -> usize {
+        arch::active::line_special(bytes)
+    }
+
+    #[inline(always)]
+    fn field_runs_long(self, bytes: &[u8]) -> FieldRuns {
         arch::active::field_runs(bytes)
-    };
-    #[cfg(test)]
-    counter::add(bytes.len(), runs.stop);
-    runs
+    }
+}
+
+/// The scalar reference as an engine, for the scalar instantiation of the head engine where the
+/// backend is chosen at run time.
+#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+#[derive(Clone, Copy)]
+pub(crate) struct ScalarEngine;
+
+#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+impl Engine for ScalarEngine {
+    #[inline(always)]
+    fn line_special_long(self, bytes: &[u8]) -> usize {
+        <scalar::Scalar as Kernels>::line_special(bytes)
+    }
+
+    #[inline(always)]
+    fn field_runs_long(self, bytes: &[u8]) -> FieldRuns {
+        <scalar::Scalar as Kernels>::field_runs(bytes)
+    }
+}
+
+/// Work that runs with one [`Engine`], whichever the backend in use provides.
+pub(crate) trait WithEngine {
+    /// What the work returns.
+    type Output;
+    /// Does the work. Implementations should be `#[inline(always)]`, so that they compile into
+    /// each backend's `#[target_feature]` entry point with its kernels.
+    fn run<E: Engine>(self, engine: E) -> Self::Output;
+}
+
+/// Runs `task` with the engine of the backend in use. See [`arch::with_engine`].
+#[inline(always)]
+pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
+    arch::with_engine(task)
 }
 
 dispatch! {
-    /// See [`Kernels::line_special`].
-    line_special,
     /// See [`Kernels::token_len`].
     token_len,
     /// See [`Kernels::target_len`].

@@ -24,6 +24,26 @@ impl MoveMask for NeonMask {
     fn first_offset(self) -> usize {
         (self.0.trailing_zeros() / 4) as usize
     }
+
+    #[inline(always)]
+    fn clear_below(self, at: usize) -> Self {
+        NeonMask(self.0 & (u64::MAX << (4 * at)))
+    }
+
+    #[inline(always)]
+    fn keep_below(self, at: usize) -> Self {
+        NeonMask(self.0 & !(u64::MAX << (4 * at)))
+    }
+
+    #[inline(always)]
+    fn last_offset(self) -> usize {
+        ((63 - self.0.leading_zeros()) / 4) as usize
+    }
+
+    #[inline(always)]
+    fn invert(self) -> Self {
+        NeonMask(!self.0)
+    }
 }
 
 impl Vector for uint8x16_t {

@@ -204,6 +204,98 @@ pub(crate) unsafe fn by_length<W: Vector, N: Vector, R: Run>(bytes: &[u8]) -> us
     }
 }
 
+/// `Kernels::field_runs` with the wide vector `W` and the narrow vector `N` (see [`by_length`]).
+///
+/// When the name ends inside the first `W` bytes, as nearly all names do, both runs start from
+/// that one block: its token stops give the name, and its value stops, taken from the value's
+/// start on, give the value's end if it lies in the block too. Otherwise the value run goes on
+/// with [`by_length`] from the end of the block (every byte before it is a value byte), and a
+/// name longer than the block takes the two kernels one after the other.
+///
+/// # Safety
+/// The CPU supports the features of `W` and `N`.
+#[inline(always)]
+pub(crate) unsafe fn field_runs<W: Vector, N: Vector>(bytes: &[u8]) -> crate::scan::FieldRuns {
+    use crate::scan::class::is_ws;
+    use crate::scan::FieldRuns;
+    if bytes.len() >= W::BYTES {
+        // SAFETY: the length is checked above; the caller guarantees the feature.
+        let (token_stops, value_stops, not_ws) = unsafe {
+            let block = W::load_unaligned(bytes.as_ptr());
+            let ws = block.cmpeq(W::splat(b' ')).or(block.cmpeq(W::splat(b'\t')));
+            (
+                TokenRun::stops::<W>().stops(block).movemask(),
+                ValueRun::stops::<W>().stops(block).movemask(),
+                ws.movemask().invert(),
+            )
+        };
+        if token_stops.has_non_zero() {
+            let name_len = token_stops.first_offset();
+            if bytes[name_len] != b':' {
+                return FieldRuns {
+                    name_len,
+                    value_start: name_len,
+                    stop: name_len,
+                    value_end: name_len,
+                };
+            }
+            // The first byte after the colon that is not SP/HTAB, if the block has one.
+            let mut value_start = if name_len + 1 < W::BYTES {
+                not_ws.clear_below(name_len + 1).first_offset()
+            } else {
+                W::BYTES
+            };
+            if value_start >= W::BYTES {
+                value_start = W::BYTES;
+                while value_start < bytes.len() && is_ws(bytes[value_start]) {
+                    value_start += 1;
+                }
+            }
+            if value_start < W::BYTES {
+                let in_block = value_stops.clear_below(value_start);
+                if in_block.has_non_zero() {
+                    let stop = in_block.first_offset();
+                    // The last byte before the stop that is not SP/HTAB, if the value has one.
+                    let kept = not_ws.clear_below(value_start).keep_below(stop);
+                    let value_end = if kept.has_non_zero() {
+                        kept.last_offset() + 1
+                    } else {
+                        value_start
+                    };
+                    return FieldRuns {
+                        name_len,
+                        value_start,
+                        stop,
+                        value_end,
+                    };
+                }
+            }
+            // The value goes on past the block: every byte from `value_start` to the block's
+            // end is a value byte.
+            let from = value_start.max(W::BYTES);
+            // SAFETY: the caller guarantees the feature.
+            let stop = from + unsafe { by_length::<W, N, ValueRun>(&bytes[from..]) };
+            let mut value_end = stop;
+            while value_end > value_start && is_ws(bytes[value_end - 1]) {
+                value_end -= 1;
+            }
+            return FieldRuns {
+                name_len,
+                value_start,
+                stop,
+                value_end,
+            };
+        }
+    }
+    crate::scan::field_runs_with!(
+        bytes,
+        // SAFETY: the caller guarantees the feature, which both vector types need.
+        |name| unsafe { by_length::<W, N, TokenRun>(name) },
+        // SAFETY: as above.
+        |value| unsafe { by_length::<W, N, ValueRun>(value) }
+    )
+}
+
 /// Defines the four kernels of a backend as `#[target_feature]` functions over [`by_length`].
 macro_rules! ladder {
     ($feature:literal, $wide:ty, $narrow:ty) => {
@@ -218,14 +310,8 @@ macro_rules! ladder {
         /// The CPU supports this backend's target feature.
         #[target_feature(enable = $feature)]
         pub(crate) unsafe fn field_runs(bytes: &[u8]) -> $crate::scan::FieldRuns {
-            use $crate::scan::arch::generic::{by_length, TokenRun, ValueRun};
-            $crate::scan::field_runs_with!(
-                bytes,
-                // SAFETY: the caller guarantees the feature, which both vector types need.
-                |name| unsafe { by_length::<$wide, $narrow, TokenRun>(name) },
-                // SAFETY: as above.
-                |value| unsafe { by_length::<$wide, $narrow, ValueRun>(value) }
-            )
+            // SAFETY: the caller guarantees the feature, which both vector types need.
+            unsafe { $crate::scan::arch::generic::field_runs::<$wide, $narrow>(bytes) }
         }
     $(
         /// See the kernel of the same name in `Kernels`.
@@ -246,3 +332,47 @@ macro_rules! ladder {
     )*};
 }
 pub(crate) use ladder;
+
+/// Defines a backend's [`Engine`](crate::scan::Engine): a token that only this module can make,
+/// and `run`, the `#[target_feature]` entry point that makes it and runs a task with it, so
+/// that the task (the head engine's loop) compiles with the backend's kernels inlined.
+#[cfg(target_arch = "x86_64")]
+macro_rules! engine {
+    ($feature:literal, $wide:ty, $narrow:ty) => {
+        /// This backend's kernels as an engine.
+        ///
+        /// INVARIANT: one exists only inside [`run`], whose caller guarantees the CPU feature.
+        /// The field is private to this module, so no other code can make one.
+        #[derive(Clone, Copy)]
+        pub(crate) struct Engine(());
+
+        // The kernels are spelled out from `by_length` (always inlined) rather than calling the
+        // `#[target_feature]` functions above, which the compiler may decline to inline: inlined,
+        // their constants are loaded once per parse instead of once per line.
+        impl $crate::scan::Engine for Engine {
+            #[inline(always)]
+            fn line_special_long(self, bytes: &[u8]) -> usize {
+                use $crate::scan::arch::generic::{by_length, LineSpecialRun};
+                // SAFETY: the Engine invariant: the CPU has the feature.
+                unsafe { by_length::<$wide, $narrow, LineSpecialRun>(bytes) }
+            }
+
+            #[inline(always)]
+            fn field_runs_long(self, bytes: &[u8]) -> $crate::scan::FieldRuns {
+                // SAFETY: the Engine invariant: the CPU has the feature.
+                unsafe { $crate::scan::arch::generic::field_runs::<$wide, $narrow>(bytes) }
+            }
+        }
+
+        /// Runs `task` with this backend's engine, compiled for its feature.
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target feature.
+        #[target_feature(enable = $feature)]
+        pub(crate) unsafe fn run<T: $crate::scan::WithEngine>(task: T) -> T::Output {
+            task.run(Engine(()))
+        }
+    };
+}
+#[cfg(target_arch = "x86_64")]
+pub(crate) use engine;

@@ -20,7 +20,7 @@
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::scalar::Scalar;
-use super::{FieldRuns, Kernels};
+use super::{FieldRuns, Kernels, WithEngine};
 
 // The shared kernel code, wherever some SIMD backend is compiled.
 #[cfg(all(
@@ -302,6 +302,33 @@ pub(crate) mod active {
     );
 }
 
+/// Runs `task` with the engine of the backend in use. On x86_64 the backend is chosen at run
+/// time, so the head engine is compiled once per SIMD backend, as a `#[target_feature]` function
+/// into which its kernels inline, and chosen here once per parse instead of once per kernel
+/// call. Elsewhere the backend is fixed at compile time and the kernels inline anyway.
+#[inline(always)]
+pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
+    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+    {
+        let id = SELECTED.load(Ordering::Relaxed);
+        if id == Kind::Avx2 as u8 {
+            // SAFETY: only `choose` and `force` store an id, and only that of a `Backend`,
+            // which exists only once the CPU is known to have its feature.
+            return unsafe { x86_64::avx2::run(task) };
+        }
+        if id == Kind::Sse42 as u8 {
+            // SAFETY: as above.
+            return unsafe { x86_64::sse42::run(task) };
+        }
+        if id == Kind::Scalar as u8 {
+            return task.run(super::ScalarEngine);
+        }
+    }
+    // Before the first choice, or where the backend is fixed at compile time: one instantiation
+    // (the wasm module's size counts), which looks the backend up per kernel call.
+    task.run(super::Selected)
+}
+
 /// Picks the best backend the CPU supports, or the one `HTTPSPAN_BACKEND` names (with `std`).
 /// Reading the variable allocates once, and only when it is set.
 #[cold]
@@ -458,6 +485,38 @@ mod tests {
                         );
                     }
                     line[pos] = keep;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn field_runs_match_scalar_with_whitespace_around_the_value() {
+        // Names, leading and trailing SP/HTAB, and values of many lengths, so that the value's
+        // start, its end and its CR fall inside and past the first block of every width.
+        let mut buf = [b'x'; 120];
+        for backend in backends_under_test() {
+            for name in 1..40 {
+                for lead in 0..4 {
+                    for value in 0..40 {
+                        for trail in 0..4 {
+                            let mut line = std::vec::Vec::new();
+                            line.extend(core::iter::repeat_n(b'n', name));
+                            line.push(b':');
+                            line.extend((0..lead).map(|i| [b' ', b'\t'][i % 2]));
+                            line.extend(core::iter::repeat_n(b'v', value));
+                            line.extend((0..trail).map(|i| [b'\t', b' '][i % 2]));
+                            line.extend_from_slice(b"\r\nnext: x\r\n");
+                            let input = &mut buf[..line.len()];
+                            input.copy_from_slice(&line);
+                            assert_eq!(
+                                backend.field_runs(input),
+                                SCALAR.field_runs(input),
+                                "{}: {input:?}",
+                                backend.name()
+                            );
+                        }
+                    }
                 }
             }
         }

@@ -14,6 +14,15 @@ pub(crate) trait MoveMask: Copy {
     fn has_non_zero(self) -> bool;
     /// Index of the first byte whose bits are set. Only meaningful when `has_non_zero`.
     fn first_offset(self) -> usize;
+    /// The mask with the bits of the bytes before `at` cleared; `at` is below the vector width.
+    fn clear_below(self, at: usize) -> Self;
+    /// The mask with only the bits of the bytes before `at` kept; `at` is below the vector width.
+    fn keep_below(self, at: usize) -> Self;
+    /// Index of the last byte whose bits are set. Only meaningful when `has_non_zero`.
+    fn last_offset(self) -> usize;
+    /// Every bit flipped: the bytes that did not compare set, and bits past the vector's bytes
+    /// (which `first_offset` then reports at or past the vector width).
+    fn invert(self) -> Self;
 }
 
 /// A SIMD register of `BYTES` bytes.
@@ -92,5 +101,25 @@ impl MoveMask for u32 {
     #[inline(always)]
     fn first_offset(self) -> usize {
         self.trailing_zeros() as usize
+    }
+
+    #[inline(always)]
+    fn clear_below(self, at: usize) -> Self {
+        self & (u32::MAX << at)
+    }
+
+    #[inline(always)]
+    fn keep_below(self, at: usize) -> Self {
+        self & !(u32::MAX << at)
+    }
+
+    #[inline(always)]
+    fn last_offset(self) -> usize {
+        (31 - self.leading_zeros()) as usize
+    }
+
+    #[inline(always)]
+    fn invert(self) -> Self {
+        !self
     }
 }

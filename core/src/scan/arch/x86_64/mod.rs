@@ -8,12 +8,14 @@ use super::vector::Vector;
 /// SSE4.2 backend: 16-byte blocks, then scalar.
 pub(crate) mod sse42 {
     crate::scan::arch::generic::ladder!("sse4.2", __m128i, __m128i);
+    crate::scan::arch::generic::engine!("sse4.2", __m128i, __m128i);
     use core::arch::x86_64::__m128i;
 }
 
 /// AVX2 backend: 32-byte blocks, then 16-byte blocks, then scalar.
 pub(crate) mod avx2 {
     crate::scan::arch::generic::ladder!("avx2", __m256i, __m128i);
+    crate::scan::arch::generic::engine!("avx2", __m256i, __m128i);
     use core::arch::x86_64::{__m128i, __m256i};
 }
 
