@@ -372,10 +372,15 @@ mod tests {
             assert_eq!(found, want, "{name:?}");
         }
         // Every one-byte change of every name, in both cases, agrees with a plain compare.
-        for &known in KnownHeader::ALL {
+        // Under Miri, every fifth name at its first byte (see `crate::tests::every_byte`).
+        let names = KnownHeader::ALL
+            .iter()
+            .step_by(if cfg!(miri) { 5 } else { 1 });
+        for &known in names {
             let name = known.name().as_bytes();
-            for at in 0..name.len() {
-                for byte in 0..=255u8 {
+            let positions = if cfg!(miri) { 1 } else { name.len() };
+            for at in 0..positions {
+                for byte in crate::tests::every_byte() {
                     let mut changed = name.to_vec();
                     changed[at] = byte;
                     let want = KnownHeader::ALL

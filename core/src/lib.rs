@@ -65,8 +65,8 @@
 //!   are listed in `docs/conformance.md`. [`Leniency`] options, off by default, each relax one
 //!   of them where a deployment needs it (`docs/leniency.md`).
 //! - **Spans, not copies.** A [`Span`] is a `u16` offset and a `u16` length into your buffer.
-//!   [`Request`] is 760 bytes, lives on the stack, and [`Request::reset`] clears only a
-//!   few dozen of them.
+//!   [`Request`] is under 1 KiB (984 bytes), lives on the stack, and [`Request::reset`]
+//!   clears only a few dozen of them.
 //! - **Framing in the same pass.** Content-Length, Transfer-Encoding, Connection and Host are
 //!   checked as their lines are read, so [`Request::framing`] and [`Request::keep_alive`] are
 //!   answers, not further parsing.

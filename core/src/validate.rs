@@ -104,7 +104,13 @@ mod tests {
     /// 16- and 32-byte blocks a SIMD kernel reads.
     fn placements(b: u8, filler: u8) -> Vec<Vec<u8>> {
         let mut out = Vec::new();
-        for len in [1usize, 2, 3, 15, 16, 17, 31, 32, 33, 64] {
+        // Under Miri (scalar only, and slow), the short lengths: no block boundaries to meet.
+        let lens: &[usize] = if cfg!(miri) {
+            &[1, 2, 3]
+        } else {
+            &[1, 2, 3, 15, 16, 17, 31, 32, 33, 64]
+        };
+        for &len in lens {
             for at in [0, len / 2, len - 1] {
                 let mut v = std::vec![filler; len];
                 v[at] = b;
@@ -117,7 +123,7 @@ mod tests {
     #[test]
     fn is_token_agrees_with_the_class_table_for_every_byte() {
         assert!(!is_token(b""));
-        for b in 0..=255u8 {
+        for b in crate::tests::every_byte() {
             for input in placements(b, b'a') {
                 assert_eq!(is_token(&input), all_in(&input, TOKEN), "byte {b:#04x}");
             }
@@ -127,7 +133,7 @@ mod tests {
     #[test]
     fn is_field_value_agrees_with_the_class_table_for_every_byte() {
         assert!(is_field_value(b""));
-        for b in 0..=255u8 {
+        for b in crate::tests::every_byte() {
             for input in placements(b, b'v') {
                 let edges_ok = !is_ws(input[0]) && !is_ws(input[input.len() - 1]);
                 let want = all_in(&input, VALUE) && edges_ok;
@@ -179,7 +185,7 @@ mod tests {
         let mut accepted = 0;
         for method in [&b"GET"[..], b"OPTIONS", b"CONNECT"] {
             for template in templates {
-                for b in 0..=255u8 {
+                for b in crate::tests::every_byte() {
                     let target: Vec<u8> = template
                         .iter()
                         .map(|&t| if t == b'%' { b } else { t })
@@ -196,8 +202,10 @@ mod tests {
                 }
             }
         }
-        // The templates are not all rejections: a good share of targets must pass.
-        assert!(accepted > 1000, "only {accepted} accepted");
+        // The templates are not all rejections: a good share of targets must pass (of the
+        // sampled bytes, under Miri).
+        let enough = if cfg!(miri) { 100 } else { 1000 };
+        assert!(accepted > enough, "only {accepted} accepted");
         for (method, target) in [
             (&b"GET"[..], &b""[..]),
             (b"GET", b"/a%2"),

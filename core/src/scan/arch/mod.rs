@@ -390,6 +390,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "compares SIMD backends with scalar; under Miri only scalar is compiled"
+    )]
     fn every_byte_at_every_position_matches_scalar() {
         let mut buf = [0u8; 132];
         for backend in backends_under_test() {
@@ -423,6 +427,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "compares SIMD backends with scalar; under Miri only scalar is compiled"
+    )]
     fn the_first_of_several_stops_is_found() {
         // A deterministic mix of class bytes and stops, at many lengths and offsets.
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
@@ -457,6 +465,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "compares SIMD backends with scalar; under Miri only scalar is compiled"
+    )]
     fn field_runs_match_scalar_for_every_byte_around_the_colon() {
         // A name, a colon, whitespace and a value, with every byte value put at every position:
         // each of the name run, the colon test, the whitespace skip and the value run sees it.
@@ -491,6 +503,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "compares SIMD backends with scalar; under Miri only scalar is compiled"
+    )]
     fn field_runs_match_scalar_with_whitespace_around_the_value() {
         // Names, leading and trailing SP/HTAB, and values of many lengths, so that the value's
         // start, its end and its CR fall inside and past the first block of every width.
