@@ -254,6 +254,8 @@ pub fn rows() -> Vec<Row> {
         responses,
     );
     rows.push(known_header_lookup());
+    writer_rows(&mut rows);
+    validator_rows(&mut rows);
     rows.push(chunked_decoding());
     rows.push(byte_by_byte());
     for (size, buf) in SIZES.into_iter().zip(requests).skip(1) {
@@ -376,6 +378,173 @@ fn byte_by_byte() -> Row {
             }),
         ],
     }
+}
+
+/// The SSE head's fields after the status line.
+const SSE_FIELDS: [(&[u8], &[u8]); 3] = [
+    (b"Content-Type", b"text/event-stream"),
+    (b"Cache-Control", b"no-cache"),
+    (b"Connection", b"keep-alive"),
+];
+
+/// A JSON API answer's fields before its Content-Length: 5 here, 6 with it.
+const JSON_FIELDS: [(&[u8], &[u8]); 5] = [
+    (b"Content-Type", b"application/json"),
+    (b"Date", b"Sun, 22 Nov 2026 08:00:00 GMT"),
+    (b"Server", b"httpspan-example"),
+    (b"Cache-Control", b"no-store"),
+    (b"X-Request-Id", b"f058ebd6-02f7-4d3f-942e-904344e8cde5"),
+];
+
+const JSON_BODY: &[u8] = br#"{"id":42,"name":"widget","tags":["a","b"]}"#;
+
+/// The response writer against `write!` into a slice, which checks nothing (no token or value
+/// rules, no framing rules): the least a server could do to produce the same bytes.
+fn writer_rows(rows: &mut Vec<Row>) {
+    use httpspan::ResponseWriter;
+    use std::io::Write;
+
+    /// Writes with `write!` and returns the length, for the comparison.
+    fn plain(buf: &mut [u8], f: impl FnOnce(&mut &mut [u8]) -> std::io::Result<()>) -> usize {
+        let total = buf.len();
+        let mut rest = &mut buf[..];
+        f(&mut rest).expect("room");
+        total - rest.len()
+    }
+
+    let minimal: &[u8] = b"HTTP/1.1 200 OK\r\n\r\n";
+    let mut sse = b"HTTP/1.1 200 OK\r\n".to_vec();
+    for (n, v) in SSE_FIELDS {
+        sse.extend_from_slice(&[n, b": ", v, b"\r\n"].concat());
+    }
+    sse.extend_from_slice(b"Transfer-Encoding: chunked\r\n\r\n");
+    let mut json = b"HTTP/1.1 200 OK\r\n".to_vec();
+    for (n, v) in JSON_FIELDS {
+        json.extend_from_slice(&[n, b": ", v, b"\r\n"].concat());
+    }
+    json.extend_from_slice(format!("Content-Length: {}\r\n\r\n", JSON_BODY.len()).as_bytes());
+    json.extend_from_slice(JSON_BODY);
+    let (sse, json): (&'static [u8], &'static [u8]) = (sse.leak(), json.leak());
+
+    let mut buf = [0u8; 512];
+    let mut other = [0u8; 512];
+    rows.push(Row {
+        title: "response write",
+        input: format!("minimal 200 ({} B)", minimal.len()),
+        ours: Case::new("httpspan", minimal.len(), move || {
+            let res = ResponseWriter::new(black_box(&mut buf[..]), black_box(200)).expect("room");
+            let n = res.finish().expect("room");
+            assert_eq!(&buf[..n], minimal);
+        }),
+        others: vec![Case::new("write! (no checks)", minimal.len(), move || {
+            let n = plain(black_box(&mut other[..]), |w| {
+                write!(w, "HTTP/1.1 {} {}\r\n\r\n", black_box(200), black_box("OK"))
+            });
+            assert_eq!(&other[..n], minimal);
+        })],
+    });
+    let mut buf = [0u8; 512];
+    let mut other = [0u8; 512];
+    rows.push(Row {
+        title: "response write",
+        input: format!("SSE head ({} B)", sse.len()),
+        ours: Case::new("httpspan", sse.len(), move || {
+            let mut res = ResponseWriter::new(black_box(&mut buf[..]), 200).expect("room");
+            for (n, v) in black_box(SSE_FIELDS) {
+                res.header(n, v).expect("valid");
+            }
+            res.chunked().expect("one framing field");
+            let n = res.finish().expect("room");
+            assert_eq!(&buf[..n], sse);
+        }),
+        others: vec![Case::new("write! (no checks)", sse.len(), move || {
+            let n = plain(black_box(&mut other[..]), |w| {
+                write!(w, "HTTP/1.1 {} {}\r\n", black_box(200), black_box("OK"))?;
+                for (n, v) in black_box(SSE_FIELDS) {
+                    w.write_all(n)?;
+                    w.write_all(b": ")?;
+                    w.write_all(v)?;
+                    w.write_all(b"\r\n")?;
+                }
+                w.write_all(b"Transfer-Encoding: chunked\r\n\r\n")
+            });
+            assert_eq!(&other[..n], sse);
+        })],
+    });
+    let mut buf = [0u8; 512];
+    let mut other = [0u8; 512];
+    rows.push(Row {
+        title: "response write",
+        input: format!("JSON API, 6 fields ({} B)", json.len()),
+        ours: Case::new("httpspan", json.len(), move || {
+            let mut res = ResponseWriter::new(black_box(&mut buf[..]), 200).expect("room");
+            for (n, v) in black_box(JSON_FIELDS) {
+                res.header(n, v).expect("valid");
+            }
+            let n = res.body(black_box(JSON_BODY)).expect("room");
+            assert_eq!(&buf[..n], json);
+        }),
+        others: vec![Case::new("write! (no checks)", json.len(), move || {
+            let n = plain(black_box(&mut other[..]), |w| {
+                write!(w, "HTTP/1.1 {} {}\r\n", black_box(200), black_box("OK"))?;
+                for (n, v) in black_box(JSON_FIELDS) {
+                    w.write_all(n)?;
+                    w.write_all(b": ")?;
+                    w.write_all(v)?;
+                    w.write_all(b"\r\n")?;
+                }
+                write!(w, "Content-Length: {}\r\n\r\n", JSON_BODY.len())?;
+                w.write_all(black_box(JSON_BODY))
+            });
+            assert_eq!(&other[..n], json);
+        })],
+    });
+}
+
+/// The public validators against a plain loop over a 256-entry table of the same class.
+fn validator_rows(rows: &mut Vec<Row>) {
+    /// A 256-entry table of the bytes `member` admits.
+    fn table(member: fn(u8) -> bool) -> [bool; 256] {
+        let mut t = [false; 256];
+        for (b, slot) in t.iter_mut().enumerate() {
+            *slot = member(b as u8);
+        }
+        t
+    }
+    fn tchar(b: u8) -> bool {
+        b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+    }
+    fn value_byte(b: u8) -> bool {
+        b == b'\t' || b == b' ' || (0x21..=0x7e).contains(&b) || b >= 0x80
+    }
+    let tokens = table(tchar);
+    let values = table(value_byte);
+    // A long field name and a long value from a real request (X-Request-Id, a user agent).
+    let name: &'static [u8] = b"Access-Control-Request-Headers";
+    let value: &'static [u8] =
+        b"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36";
+    rows.push(Row {
+        title: "validate token (is_token)",
+        input: format!("field name ({} B)", name.len()),
+        ours: Case::new("httpspan", name.len(), move || {
+            assert!(httpspan::is_token(black_box(name)));
+        }),
+        others: vec![Case::new("256-entry table loop", name.len(), move || {
+            let n = black_box(name);
+            assert!(!n.is_empty() && n.iter().all(|&b| tokens[b as usize]));
+        })],
+    });
+    rows.push(Row {
+        title: "validate field value (is_field_value)",
+        input: format!("user agent ({} B)", value.len()),
+        ours: Case::new("httpspan", value.len(), move || {
+            assert!(httpspan::is_field_value(black_box(value)));
+        }),
+        others: vec![Case::new("256-entry table loop", value.len(), move || {
+            let v = black_box(value);
+            assert!(v.iter().all(|&b| values[b as usize]));
+        })],
+    });
 }
 
 #[cfg(test)]
