@@ -268,6 +268,25 @@ fn the_check_catches_a_tampered_head() {
     assert!(check_tampered(&script, replace(b"Host: a", b"Hxst: a")).is_err());
 }
 
+/// A reason phrase that carries a CRLF and a field line after it (header injection) is refused,
+/// although the parser reads those bytes as a valid status-line and field: the check counts it
+/// as the writer's own rule (found by the writer fuzz target).
+#[test]
+fn a_reason_with_a_line_break_is_refused() {
+    let script = Script {
+        start: Start::Response {
+            version: Version::Http11,
+            status: 200,
+            reason: Some(b"OK\r\nSet-Cookie: a=b".to_vec()),
+        },
+        ops: vec![],
+        end: End::Finish,
+        buf_len: MAX_BUF,
+    };
+    let reached = check(&script).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!reached.parsed_back);
+}
+
 /// The generated scripts reach every outcome often: heads parsed back with fields, refusals,
 /// buffers too small.
 #[test]
