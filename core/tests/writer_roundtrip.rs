@@ -132,9 +132,11 @@ fn script() -> impl Strategy<Value = Script> {
 }
 
 proptest! {
-    // Miri checks memory access, which a few cases exercise as well as many.
+    // Miri checks memory access, which a few cases exercise as well as many; failures are
+    // printed, not saved to a file (Miri's isolation has no file system).
     #![proptest_config(ProptestConfig {
         cases: if cfg!(miri) { 3 } else { ProptestConfig::default().cases },
+        failure_persistence: None,
         ..ProptestConfig::default()
     })]
 
@@ -190,9 +192,11 @@ fn chunked_round_trip(chunks: &[Vec<u8>], step: usize) -> (Vec<u8>, usize, usize
 }
 
 proptest! {
-    // Miri checks memory access, which a few cases exercise as well as many.
+    // Miri checks memory access, which a few cases exercise as well as many; failures are
+    // printed, not saved to a file (Miri's isolation has no file system).
     #![proptest_config(ProptestConfig {
         cases: if cfg!(miri) { 3 } else { ProptestConfig::default().cases },
+        failure_persistence: None,
         ..ProptestConfig::default()
     })]
 
