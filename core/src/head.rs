@@ -157,6 +157,13 @@ macro_rules! field_accessors {
             self.head.is_complete()
         }
 
+        /// Where the next `parse` call resumes: the offset of the first line not yet accepted
+        /// (0 before any parse, the head's length once it is complete). The bytes before it
+        /// have been checked and are never read again.
+        pub fn resume_offset(&self) -> usize {
+            self.head.resume_offset()
+        }
+
         /// The field lines, in order.
         pub fn fields(&self) -> &[$crate::Field] {
             self.head.fields()
@@ -870,6 +877,10 @@ impl<const N: usize> Head<N> {
             ));
         }
         Ok(())
+    }
+
+    pub(crate) fn resume_offset(&self) -> usize {
+        self.line_start as usize
     }
 
     pub(crate) fn is_complete(&self) -> bool {

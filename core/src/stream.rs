@@ -293,6 +293,18 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
         self.position
     }
 
+    /// Stream offset where decoding resumes: inside a head or a trailer section, the first byte
+    /// of its first line not yet accepted (the bytes after it are buffered and read again when
+    /// the line is complete); elsewhere [`position`](Self::position).
+    pub fn resume_offset(&self) -> u64 {
+        match (self.state, &self.parser) {
+            (State::Head, Parser::Request(req)) => self.message_start + req.resume_offset() as u64,
+            (State::Head, Parser::Response(res)) => self.message_start + res.resume_offset() as u64,
+            (State::Trailers, _) => self.trailer_start + self.trailers.resume_offset() as u64,
+            _ => self.position,
+        }
+    }
+
     /// How the current message's body is delimited.
     fn framing(&self) -> Framing {
         match &self.parser {

@@ -528,10 +528,62 @@ fn every_error_kind_has_a_status_a_section_and_a_lowercase_message() {
     assert_eq!(codes.len(), ErrorKind::ALL.len(), "codes are unique");
 }
 
+/// A parse resumed on a longer buffer starts at the first line not yet accepted: the offset
+/// after the last CRLF received, then the head's length.
+#[test]
+fn resume_offset_is_the_start_of_the_first_unaccepted_line() {
+    let buf = b"GET / HTTP/1.1\r\nHost: a\r\nAccept: */*\r\n\r\n";
+    let mut req = Request::new();
+    assert_eq!(req.resume_offset(), 0);
+    for end in 1..=buf.len() {
+        let status = req.parse(&buf[..end]).unwrap();
+        let after_last_crlf = buf[..end]
+            .windows(2)
+            .rposition(|w| w == b"\r\n")
+            .map_or(0, |i| i + 2);
+        assert_eq!(req.resume_offset(), after_last_crlf, "after {end} bytes");
+        assert_eq!(status.is_complete(), end == buf.len());
+    }
+    let mut res = Response::new();
+    res.parse(b"HTTP/1.1 200 OK\r\nServer: x\r").unwrap();
+    assert_eq!(res.resume_offset(), 17);
+}
+
 mod stream_decoder {
     use super::*;
     use crate::stream::{Decoder, Event, MessageKind};
     use std::vec;
+
+    /// Inside a head or a trailer section the decoder resumes at its first unaccepted line; in
+    /// a body, at the next byte.
+    #[test]
+    fn resume_offset_follows_heads_bodies_and_trailers() {
+        let stream = b"GET / HTTP/1.1\r\nHost: a\r\n\r\nPOST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nX-T: 1\r\n";
+        let mut decoder = Decoder::new(MessageKind::Request, vec![0; 1 << 16], Limits::DEFAULT);
+        let mut seen = Vec::new();
+        for (i, byte) in stream.iter().enumerate() {
+            let mut piece: &[u8] = core::slice::from_ref(byte);
+            loop {
+                let (used, event) = decoder.decode(piece).unwrap();
+                piece = &piece[used..];
+                if matches!(event, Event::NeedMore) {
+                    break;
+                }
+            }
+            seen.push((i + 1, decoder.resume_offset()));
+        }
+        let at = |n: usize| seen.iter().find(|&&(fed, _)| fed == n).unwrap().1;
+        // In the first head, after "GET / HTTP/1.1\r\nHo": the Host line is pending.
+        assert_eq!(at(18), 16);
+        // In the second head, before its first CRLF.
+        assert_eq!(at(30), 27);
+        // In the chunked body, every byte is consumed as it comes.
+        let body = stream.windows(5).position(|w| w == b"3\r\nab").unwrap();
+        assert_eq!(at(body + 4), (body + 4) as u64);
+        // In the trailer section, after "X-T: 1\r": the line is pending.
+        assert_eq!(at(stream.len() - 1), (stream.len() - 8) as u64);
+        assert_eq!(decoder.position(), stream.len() as u64);
+    }
 
     /// Runs `input` through a decoder in one piece; returns the events (body ranges resolved
     /// to bytes) or the error.

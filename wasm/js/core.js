@@ -681,6 +681,10 @@ export class Decoder {
     return this.#inner.position();
   }
 
+  get resumeOffset() {
+    return this.#inner.resumeOffset();
+  }
+
   /** Decodes `chunk` and returns the events it completes. Body events are ranges of `chunk`. */
   push(chunk) {
     checkBytes(chunk);

@@ -304,6 +304,12 @@ export class Decoder<K extends 'request' | 'response' = 'request' | 'response'> 
   queueRequestMethod(method: string): void;
   /** Bytes of the stream consumed so far. */
   readonly position: number;
+  /**
+   * Stream offset where decoding resumes: inside a head or a trailer section, the first byte of
+   * its first line not yet accepted (bytes after it are held and read once the line is complete);
+   * elsewhere `position`.
+   */
+  readonly resumeOffset: number;
   /** Decodes a piece and returns the events it completes. */
   push(chunk: Uint8Array): DecoderEvent<K extends 'request' ? RequestHead : ResponseHead>[];
   /** The stream has ended: returns the last events ('end', then 'closed' or 'incomplete', or 'error'). */

@@ -466,6 +466,13 @@ impl StreamDecoder {
     pub fn position(&self) -> f64 {
         self.decoder.position() as f64
     }
+
+    /// Stream offset where decoding resumes: the first unaccepted line of a head or trailer
+    /// section in progress, else `position`.
+    #[wasm_bindgen(js_name = resumeOffset)]
+    pub fn resume_offset(&self) -> f64 {
+        self.decoder.resume_offset() as f64
+    }
 }
 
 // The lock makes the allocator Sync without `unsafe`; in a single-threaded module it is never

@@ -262,6 +262,22 @@ test('body events are ranges of the pushed chunk, not copies', () => {
   decoder.free();
 });
 
+test('resumeOffset: the first unaccepted line of a head, then the position in a body', () => {
+  const decoder = new Decoder('request');
+  const wire = bytes('GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc');
+  const seen = [];
+  for (const byte of wire) {
+    decoder.push(Uint8Array.of(byte));
+    seen.push([decoder.position, decoder.resumeOffset]);
+  }
+  // 20 bytes in ("GET / HTTP/1.1\r\nHost"): all consumed, the parse resumes at the Host line.
+  assert.deepEqual(seen[19], [20, 16]);
+  // The head ends at byte 46; in the body, resuming is reading the next byte.
+  assert.deepEqual(seen[46], [47, 47]);
+  assert.deepEqual(seen.at(-1), [wire.length, wire.length]);
+  decoder.free();
+});
+
 test('stream errors carry stream offsets; nothing is read after them', () => {
   const decoder = new Decoder('request');
   const first = bytes('GET / HTTP/1.1\r\nHost: a\r\n\r\n');
