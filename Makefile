@@ -1,4 +1,4 @@
-# httpspan: the two commands a new machine needs are `make inspect` and `make test`.
+# httpspan: the two commands a new machine needs are `make playground` and `make test`.
 # Both install what is missing first and are safe to run again.
 
 CARGO ?= cargo
@@ -6,12 +6,14 @@ CARGO ?= cargo
 FILE ?= core/testdata/request-large.http
 VECTORS ?= tests/vectors
 
-.PHONY: help inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check \
+.PHONY: help playground playground-dev playground-build playground-test inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check \
 	test-backends test-neon test-simd128 bench \
 	wasm-build wasm-vectors wasm-test wasm-browser bench-wasm \
 	nightly-setup fuzz-setup fuzz fuzz-smoke conformance-matrix conformance-matrix-check miri
 
 help:
+	@echo "make playground            build the wasm package and the playground, serve it on http://127.0.0.1:5173/"
+	@echo "make playground-dev        the playground with Vite's dev server (reloads on edits)"
 	@echo "make inspect [FILE=path] [LENIENT='bare_lf obs_fold']   show how httpspan parses a raw HTTP/1.1 stream"
 	@echo "make test                  run every check: fmt, clippy, tests, docs, conformance vectors, wasm package, fuzz, Miri"
 	@echo "make bench                 benchmark tables against httparse and picohttpparser"
@@ -116,6 +118,35 @@ wasm-browser:
 wasm-test: wasm-build wasm-browser
 	cd wasm && node --test test/
 
+# The playground (playground/): Vite + Svelte 5 over the wasm package, which is a file:
+# dependency, so it is built first. `make playground` serves the production build (what a
+# static host serves; offline once loaded); `make playground-dev` the dev server.
+PLAYGROUND_PORT ?= 5173
+PLAYGROUND_SOURCES := $(shell find playground/src playground/vite-plugins -type f 2>/dev/null) \
+	playground/index.html playground/vite.config.ts playground/tsconfig.json
+playground/node_modules/.package-lock.json: playground/package.json playground/package-lock.json | wasm/pkg/package.json
+	cd playground && npm install --no-audit --no-fund
+	touch $@
+
+playground/dist/index.html: $(PLAYGROUND_SOURCES) playground/node_modules/.package-lock.json wasm/pkg/package.json
+	cd playground && npx vite build
+
+playground-build: playground/dist/index.html
+
+playground: playground-build
+	@echo "the playground: http://127.0.0.1:$(PLAYGROUND_PORT)/ (Ctrl+C stops it)"
+	cd playground && npx vite preview --host 127.0.0.1 --port $(PLAYGROUND_PORT)
+
+playground-dev: wasm-build playground/node_modules/.package-lock.json
+	cd playground && npx vite --host 127.0.0.1 --port $(PLAYGROUND_PORT)
+
+# Type checks (svelte-check), the Vitest unit tests, then the Playwright suite in Debian's
+# Chromium against the built site; screenshots go to playground/test-results/.
+playground-test: playground-build wasm-browser
+	cd playground && npx svelte-check --tsconfig ./tsconfig.json --fail-on-warnings --threshold warning
+	cd playground && npx vitest run
+	cd playground && npx playwright test
+
 # Not a test: parses ../shared/bench-inputs with httpspan's wasm, undici's llhttp wasm and Node's
 # own parser, interleaved, and prints ns/op and ratios.
 bench-wasm: wasm-build
@@ -171,4 +202,4 @@ fuzz-smoke:
 
 
 test: fmt-check clippy rust-tests no-std doc vectors-check conformance test-backends test-neon \
-	test-simd128 wasm-vectors wasm-test conformance-matrix-check fuzz-smoke miri
+	test-simd128 wasm-vectors wasm-test playground-test conformance-matrix-check fuzz-smoke miri

@@ -1,0 +1,188 @@
+import { describe, expect, test } from 'vitest';
+import { analyze, type Analysis, type ByteClass } from '../../src/lib/analysis.ts';
+import type { ParseOptions } from '../../src/lib/types.ts';
+
+const bytes = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
+const REQ: ParseOptions = { mode: 'request', requestMethod: 'GET', lenient: [] };
+const RES: ParseOptions = { mode: 'response', requestMethod: 'GET', lenient: [] };
+
+/** The bytes of a class, as text, run by run. */
+function runs(a: Analysis, cls: ByteClass): string[] {
+  const out: string[] = [];
+  let cur = '';
+  a.classes.forEach((c, i) => {
+    if (c === cls) cur += String.fromCharCode(a.bytes[i]);
+    else if (cur) {
+      out.push(cur);
+      cur = '';
+    }
+  });
+  if (cur) out.push(cur);
+  return out;
+}
+
+describe('a request', () => {
+  const input = bytes('GET /a?b=1 HTTP/1.1\r\nHost: example.com\r\nX-Pad:  v  \r\n\r\n');
+  const a = analyze(input, REQ);
+
+  test('is complete, with its fields and spans', () => {
+    expect(a.status).toBe('complete');
+    expect(a.messages).toHaveLength(1);
+    expect(a.fields.map((f) => [f.name, f.value, f.nameSpan, f.valueSpan, f.known, f.indexed])).toEqual([
+      ['Host', 'example.com', { offset: 21, length: 4 }, { offset: 27, length: 11 }, 'host', true],
+      ['X-Pad', 'v', { offset: 40, length: 5 }, { offset: 48, length: 1 }, null, false],
+    ]);
+    expect(a.fields[0].slot).toBeTypeOf('number');
+    expect(a.fields[1].slot).toBeNull();
+  });
+
+  test('labels every byte', () => {
+    expect(runs(a, 'method')).toEqual(['GET']);
+    expect(runs(a, 'target')).toEqual(['/a?b=1']);
+    expect(runs(a, 'version')).toEqual(['HTTP/1.1']);
+    expect(runs(a, 'name')).toEqual(['Host', 'X-Pad']);
+    expect(runs(a, 'value')).toEqual(['example.com', 'v']);
+    expect(runs(a, 'colon')).toEqual([':', ':']);
+    expect(runs(a, 'eol')).toEqual(['\r\n', '\r\n', '\r\n\r\n']);
+    expect(runs(a, 'ws')).toEqual([' ', ' ', ' ', '  ', '  ']);
+    expect(a.classes.filter((c) => c === 'pending' || c === 'unread')).toEqual([]);
+    expect([...a.owners].every((o) => o >= 0)).toBe(true);
+  });
+
+  test('names the part each byte belongs to', () => {
+    const partAt = (i: number) => a.parts[a.owners[i]];
+    expect(partAt(0).label).toBe('method GET');
+    expect(partAt(4).kind).toBe('target');
+    expect(partAt(19).kind).toBe('start-line'); // the CR of the request-line
+    expect(partAt(26).label).toBe('field line 1: Host'); // the space after the colon
+    expect(partAt(26).field).toBe(0);
+    expect(partAt(input.length - 1).kind).toBe('empty-line');
+  });
+});
+
+test('a response: version, status and reason', () => {
+  const a = analyze(bytes('HTTP/1.1 404 Not Found\r\nContent-Length: 3\r\n\r\nabc'), RES);
+  expect(a.status).toBe('complete');
+  expect(runs(a, 'version')).toEqual(['HTTP/1.1']);
+  expect(runs(a, 'status')).toEqual(['404']);
+  expect(runs(a, 'reason')).toEqual(['Not Found']);
+  expect(runs(a, 'body')).toEqual(['abc']);
+  expect(a.messages[0].end).toBe(a.bytes.length);
+  expect(new TextDecoder().decode(a.messages[0].body)).toBe('abc');
+});
+
+test('a response to HEAD has no body to read', () => {
+  const input = bytes('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n');
+  expect(analyze(input, { ...RES, requestMethod: 'HEAD' }).status).toBe('complete');
+  expect(analyze(input, RES).status).toBe('partial');
+});
+
+test('chunked: sizes, extensions, data, trailers', () => {
+  const input = bytes(
+    'POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n' +
+      '4;name=val\r\nWiki\r\n5\r\npedia\r\n0\r\nExpires: never\r\n\r\n',
+  );
+  const a = analyze(input, REQ);
+  expect(a.status).toBe('complete');
+  expect(runs(a, 'chunk-size')).toEqual(['4', '5', '0']);
+  expect(runs(a, 'chunk-ext')).toEqual([';name=val']);
+  expect(runs(a, 'body')).toEqual(['Wiki', 'pedia']);
+  expect(runs(a, 'trailer')).toEqual(['Expires', 'never']);
+  expect(new TextDecoder().decode(a.messages[0].body)).toBe('Wikipedia');
+  expect(a.messages[0].end).toBe(input.length);
+  expect(a.fields.filter((f) => f.section === 'trailers').map((f) => f.name)).toEqual(['Expires']);
+  const chunkLabels = a.parts.filter((p) => p.kind === 'chunk').map((p) => p.label);
+  expect(chunkLabels).toEqual(['chunk 1: size 0x4 = 4 bytes', 'chunk 2: size 0x5 = 5 bytes', 'last chunk (size 0)']);
+  expect([...a.owners].every((o) => o >= 0)).toBe(true);
+});
+
+test('pipelined messages each have their extent', () => {
+  const one = 'GET /1 HTTP/1.1\r\nHost: a\r\n\r\n';
+  const two = 'POST /2 HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n\r\n';
+  const three = 'GET /3 HTTP/1.1\r\nHost: a\r\n\r\n';
+  const a = analyze(bytes(one + two + three), REQ);
+  expect(a.status).toBe('complete');
+  expect(a.messages.map((m) => [m.start, m.end])).toEqual([
+    [0, one.length],
+    [one.length, one.length + two.length],
+    [one.length + two.length, one.length + two.length + three.length],
+  ]);
+  expect(runs(a, 'target')).toEqual(['/1', '/2', '/3']);
+});
+
+test('an error: its byte, its code, and nothing read after it', () => {
+  const input = bytes('GET / HTTP/1.1\r\nHost: a\r\nBa(d: x\r\n\r\n');
+  const a = analyze(input, REQ);
+  expect(a.status).toBe('error');
+  expect(a.error?.code).toBe('invalid_field_name');
+  expect(a.error?.offset).toBe(27);
+  expect(a.error?.line).toBe(3);
+  expect(a.error?.column).toBe(3);
+  expect(a.error?.rfcUrl).toMatch(/^https:\/\/www\.rfc-editor\.org\/rfc\/rfc9\d\d\d#section-/);
+  expect(a.classes.slice(0, 28).every((c) => c === 'pending')).toBe(true);
+  expect(a.classes.slice(28).every((c) => c === 'unread')).toBe(true);
+  expect(a.messages).toHaveLength(0);
+});
+
+test('a partial head: accepted lines, then the line being read', () => {
+  const input = bytes('GET / HTTP/1.1\r\nHost: a\r\nAcc');
+  const a = analyze(input, REQ);
+  expect(a.status).toBe('partial');
+  expect(a.resumeOffset).toBe(25);
+  const kinds = a.parts.map((p) => [p.label, p.start, p.end]);
+  expect(kinds).toEqual([
+    ['lines accepted, head not complete', 0, 25],
+    ['the line being read: parsed when its line end arrives', 25, 28],
+  ]);
+});
+
+test('step mode: Complete exactly when the last byte of the message arrives', () => {
+  const input = bytes('PUT / HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nok');
+  for (let fed = 0; fed <= input.length; fed++) {
+    const a = analyze(input, REQ, { fed, piece: 1, finish: false });
+    expect(a.status, `after ${fed} bytes`).toBe(fed === input.length ? 'complete' : 'partial');
+    expect(a.fed).toBe(fed);
+  }
+  const head = input.length - 2;
+  const atHead = analyze(input, REQ, { fed: head, piece: 1, finish: false });
+  expect(atHead.events.map((e) => [e.type, e.at])).toEqual([['head', head]]);
+  const done = analyze(input, REQ, { fed: input.length, piece: 1, finish: false });
+  expect(done.events.map((e) => [e.type, e.at])).toEqual([
+    ['head', head],
+    ['body', head + 1],
+    ['body', head + 2],
+    ['end', head + 2],
+  ]);
+  // In the head, the decoder resumes at the line in progress.
+  expect(analyze(input, REQ, { fed: 20, piece: 1, finish: false }).resumeOffset).toBe(16);
+});
+
+test('after a protocol switch the bytes are not HTTP/1.1', () => {
+  const input = bytes('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n\x81\x05hello');
+  const a = analyze(input, RES);
+  expect(a.status).toBe('complete');
+  const head = input.length - 7;
+  expect(a.classes.slice(head).every((c) => c === 'unread')).toBe(true);
+  expect(a.parts[a.owners[head]].label).toMatch(/switched protocols/);
+});
+
+test('pieces of any size give the same labels', () => {
+  const input = bytes(
+    'POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3;x\r\nabc\r\n0\r\nT: 1\r\n\r\nGET / HTTP/1.1\r\nHost: b\r\n\r\n',
+  );
+  const whole = analyze(input, REQ);
+  for (const piece of [1, 2, 3, 7, 64]) {
+    const split = analyze(input, REQ, { piece });
+    expect(split.classes).toEqual(whole.classes);
+    expect([...split.owners]).toEqual([...whole.owners]);
+    expect(split.status).toBe(whole.status);
+  }
+});
+
+test('leniency options change the outcome', () => {
+  const input = bytes('GET / HTTP/1.1\nHost: a\n\n');
+  expect(analyze(input, REQ).error?.code).toBe('bare_lf');
+  const lenient = analyze(input, { ...REQ, lenient: ['bareLf'] });
+  expect(lenient.status).toBe('complete');
+  expect(runs(lenient, 'eol')).toEqual(['\n', '\n\n']);
+});
