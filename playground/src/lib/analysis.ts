@@ -35,6 +35,8 @@ export type ByteClass =
   | 'chunk-size'
   | 'chunk-ext'
   | 'trailer'
+  /** A line of a head that is not complete yet: checked and accepted, never read again. */
+  | 'accepted'
   /** Received, in a head or chunk line the parser has not finished (or that failed). */
   | 'pending'
   /** Not read by the parser: after an error, or after the connection stops carrying HTTP/1.1. */
@@ -56,6 +58,7 @@ export const BYTE_CLASSES: readonly { cls: ByteClass; label: string }[] = [
   { cls: 'chunk-size', label: 'chunk size' },
   { cls: 'chunk-ext', label: 'chunk extension' },
   { cls: 'trailer', label: 'trailer field' },
+  { cls: 'accepted', label: 'accepted line, head not complete' },
   { cls: 'pending', label: 'not yet parsed' },
   { cls: 'unread', label: 'not read' },
 ];
@@ -682,6 +685,12 @@ class Labeller {
     const lastEnd = messages.length === 0 ? 0 : (messages.at(-1)!.end ?? null);
     if (lastEnd !== null && lastEnd < this.fed && closedAt === null) {
       const headEnd = Math.min(error !== null ? error.offset + 1 : this.fed, this.fed);
+      // After an error the decoder resumes nowhere; the lines before the error's were accepted.
+      if (error !== null) {
+        let start = Math.min(error.offset, this.fed);
+        while (start > lastEnd && this.bytes[start - 1] !== LF) start--;
+        resumeOffset = start;
+      }
       if (resumeOffset > lastEnd && resumeOffset <= headEnd) {
         const id = this.part({
           kind: 'pending',
@@ -692,7 +701,7 @@ class Labeller {
           start: lastEnd,
           end: resumeOffset,
         });
-        this.set(lastEnd, resumeOffset, 'pending', id);
+        this.set(lastEnd, resumeOffset, 'accepted', id);
       }
       const from = Math.max(lastEnd, Math.min(resumeOffset, headEnd));
       if (from < headEnd) {
