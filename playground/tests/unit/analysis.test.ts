@@ -188,3 +188,51 @@ test('leniency options change the outcome', () => {
   expect(lenient.status).toBe('complete');
   expect(runs(lenient, 'eol')).toEqual(['\n', '\n\n']);
 });
+
+describe('any input', () => {
+  // Mutations of every preset (bytes replaced, inserted, deleted, cut), under random options:
+  // the labelling never throws, labels every byte, keeps parts inside the input, and gives the
+  // same labels whatever the pieces the bytes arrive in.
+  const ALPHABET = bytes('\r\n :;\t0aAzZ\x00\x7f\xff,"/?#%-');
+  const FLAGS = ['bareLf', 'obsFold', 'spaceBeforeColon', 'requestLineSpaces', 'missingHost', 'duplicateContentLength', 'unknownVersion'] as const;
+
+  test('is labelled completely and consistently', async () => {
+    const { PRESETS } = await import('../../src/lib/presets.ts');
+    const { rng } = await import('./random.ts');
+    const next = rng(0x5eed);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)];
+    let cases = 0;
+    for (let round = 0; round < 40; round++) {
+      for (const preset of PRESETS) {
+        const b = [...preset.bytes];
+        for (let m = 0, n = 1 + Math.floor(next() * 4); m < n; m++) {
+          const at = Math.floor(next() * (b.length + 1));
+          const op = next();
+          if (op < 0.4) b[at] = pick(ALPHABET);
+          else if (op < 0.7) b.splice(at, 0, pick(ALPHABET));
+          else if (op < 0.9) b.splice(at, 1);
+          else b.length = at;
+        }
+        const input = Uint8Array.from(b.filter((x) => x !== undefined));
+        const options = {
+          ...preset.options,
+          lenient: FLAGS.filter(() => next() < 0.25),
+        };
+        const whole = analyze(input, options);
+        expect(whole.classes).toHaveLength(input.length);
+        expect(whole.classes.every((c) => typeof c === 'string')).toBe(true);
+        for (const o of whole.owners) expect(o >= -1 && o < whole.parts.length).toBe(true);
+        for (const p of whole.parts) expect(0 <= p.start && p.start <= p.end && p.end <= input.length).toBe(true);
+        expect(whole.status === 'error').toBe(whole.error !== null);
+        if (whole.error) expect(whole.error.offset).toBeLessThanOrEqual(input.length);
+        const piece = 1 + Math.floor(next() * 9);
+        const split = analyze(input, options, { piece });
+        expect(split.status).toBe(whole.status);
+        expect(split.classes).toEqual(whole.classes);
+        expect(split.error?.offset).toBe(whole.error?.offset);
+        cases++;
+      }
+    }
+    expect(cases).toBeGreaterThan(800);
+  });
+});
