@@ -78,6 +78,18 @@ test('hover and focus link fields and bytes both ways', async ({ page }, info) =
   await expect(page.getByTestId('byte').nth(first)).toHaveText(
     name.charCodeAt(0).toString(16).padStart(2, '0'),
   );
+  // The editor lights the same bytes under its text: the textarea stays on top of them.
+  const litRun = page.locator('.mirror .lit').first();
+  await expect(litRun).toBeVisible();
+  const box = (await litRun.boundingBox())!;
+  // (The mirror ignores the pointer; let it take part in hit testing to see what is on top.)
+  const top = await page.evaluate(([x, y]) => {
+    (document.querySelector('.mirror') as HTMLElement).style.pointerEvents = 'auto';
+    const hit = document.elementFromPoint(x, y);
+    (document.querySelector('.mirror') as HTMLElement).style.pointerEvents = '';
+    return hit?.getAttribute('data-testid') ?? hit?.className;
+  }, [box.x + box.width / 2, box.y + box.height / 2]);
+  expect(top).toBe('input');
   await shot(page, info, 'hover-field');
   // Byte → field: pointing at a byte of the name names the field and lights its row.
   await page.mouse.move(0, 0);
