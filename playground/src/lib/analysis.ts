@@ -138,7 +138,9 @@ export interface StreamEvent {
   type: DecoderEvent<RequestHead>['type'];
   /** Stream offset the event is about (a head's first byte, body data, ...), or null. */
   offset: number | null;
-  /** Bytes fed when the event was emitted. */
+  /** Body events: bytes of data (consecutive data events are merged into one). */
+  length?: number;
+  /** Bytes fed when the event was emitted (the last of them, for merged body events). */
   at: number;
   /** One line for the event log. */
   text: string;
@@ -235,16 +237,22 @@ export function analyze(bytes: Uint8Array, options: ParseOptions, feed: Feed = {
           events.push({ type: 'head', offset: event.offset, at, text: headSummary(head) });
           break;
         }
-        case 'body':
+        case 'body': {
           bodyParts.push(event.data.slice());
           labels.body(current!, event.offset, event.data.length);
-          events.push({
-            type: 'body',
-            offset: event.offset,
-            at,
-            text: `${event.data.length} body byte${event.data.length === 1 ? '' : 's'} at ${event.offset}`,
-          });
+          // Data that continues the previous event's (a body fed byte by byte) is one entry of
+          // the log, not thousands.
+          const last = events.at(-1);
+          const end = event.offset + event.data.length;
+          if (last?.type === 'body' && last.offset! + last.length! === event.offset) {
+            last.length = end - last.offset!;
+            last.at = at;
+            last.text = bodyText(last.offset!, last.length);
+          } else {
+            events.push({ type: 'body', offset: event.offset, length: event.data.length, at, text: bodyText(event.offset, event.data.length) });
+          }
           break;
+        }
         case 'trailers':
           current!.trailerCount = event.fields.length;
           labels.trailers(current!, event.offset, event.fields);
@@ -330,6 +338,10 @@ export function analyze(bytes: Uint8Array, options: ParseOptions, feed: Feed = {
 }
 
 
+function bodyText(offset: number, length: number): string {
+  return length === 1 ? `1 body byte at ${offset}` : `${length} body bytes at ${offset}–${offset + length - 1}`;
+}
+
 function headSummary(head: RequestHead | ResponseHead): string {
   const line = 'method' in head ? `${head.method} ${head.target}` : `${head.status} ${head.reason}`;
   const n = head.fields.length;
@@ -364,6 +376,8 @@ class Labeller {
   readonly owners: Int32Array;
   readonly parts: Part[] = [];
   readonly fields: FieldRow[] = [];
+  /** For each message with a (non-chunked) body, its body part. */
+  private readonly bodyParts = new Map<number, number>();
   /** One past the last byte labelled by a message (head, body or chunk framing). */
   private labelledTo = 0;
 
@@ -552,7 +566,7 @@ class Labeller {
       // Data ranges only; the framing around them is lexed once the extent is known.
       this.set(offset, offset + length, 'body', -2);
     } else {
-      let id = this.parts.findIndex((p) => p.kind === 'body' && p.message === message.index);
+      let id = this.bodyParts.get(message.index) ?? -1;
       if (id < 0) {
         id = this.part({
           kind: 'body',
@@ -563,6 +577,7 @@ class Labeller {
           start: offset,
           end: offset + length,
         });
+        this.bodyParts.set(message.index, id);
       }
       this.parts[id].end = offset + length;
       this.set(offset, offset + length, 'body', id);
