@@ -259,6 +259,30 @@ test('raw and escaped views, LF to CRLF, and bare line ends typed', async ({ pag
   expect(errors).toEqual([]);
 });
 
+test('pasted CRLFs stay CRLFs; pasted plain newlines are bare LFs', async ({ page }) => {
+  const errors = await open(page);
+  const input = page.getByTestId('input');
+  const paste = (text: string) =>
+    input.evaluate((el, t) => {
+      const data = new DataTransfer();
+      data.setData('text/plain', t);
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }, text);
+  await input.click();
+  await input.press('Control+a');
+  await input.press('Delete');
+  await paste('GET / HTTP/1.1\r\nHost: a\r\n\r\n');
+  await expect(input).toHaveValue('GET / HTTP/1.1␍␊\nHost: a␍␊\n␍␊\n');
+  await expect(page.getByTestId('status')).toHaveText('Complete');
+  await expect(page.getByTestId('to-crlf')).toBeDisabled();
+  await input.press('Control+a');
+  await input.press('Delete');
+  await paste('GET / HTTP/1.1\nHost: a\n\n');
+  await expect(input).toHaveValue('GET / HTTP/1.1␊\nHost: a␊\n␊\n');
+  await expect(page.getByTestId('to-crlf')).toBeEnabled();
+  expect(errors).toEqual([]);
+});
+
 test('copy as curl and as an escaped string', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const errors = await open(page);
