@@ -1,5 +1,6 @@
 // End-to-end tests of the playground in Debian's Chromium, against the built site. Each test
 // keeps a screenshot (playwright.config: screenshot 'on'); the ones named below are extra.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 
 /** Fails the test on any error the page logs or throws. */
@@ -359,3 +360,30 @@ test('works offline once loaded', async ({ page, context }) => {
   await context.setOffline(false);
   expect(errors).toEqual([]);
 });
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`no accessibility violations (axe), ${theme} theme`, async ({ page }) => {
+    const errors = await open(page);
+    if ((await page.locator('html').getAttribute('data-theme')) !== theme) await page.getByTestId('theme').click();
+    const violations = async (what: string) =>
+      (await new AxeBuilder({ page }).analyze()).violations.map(
+        (v) => `${what}: ${v.impact} ${v.id} (${v.nodes.length}): ${v.nodes[0]?.any[0]?.message ?? v.help}`,
+      );
+    const found: string[] = [];
+    for (const [id, status] of [
+      ['cl-te', 'Error'],
+      ['chunked-extensions-trailers', 'Complete'],
+      ['websocket-101-response', 'Complete'],
+    ] as const) {
+      await loadPreset(page, id);
+      await expect(page.getByTestId('status')).toHaveText(status);
+      found.push(...(await violations(id)));
+    }
+    await page.getByTestId('step-toggle').check();
+    await page.getByTestId('step-slider').fill('30');
+    await expect(page.getByTestId('step-fed')).toContainText('30 of');
+    found.push(...(await violations('step mode')));
+    expect(found).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+}
