@@ -85,6 +85,7 @@ interface LlhttpExports {
   llhttp_free(parser: number): void;
   llhttp_execute(parser: number, data: number, len: number): number;
   llhttp_finish(parser: number): number;
+  llhttp_reset(parser: number): void;
   llhttp_resume(parser: number): void;
   llhttp_get_error_reason(parser: number): number;
   llhttp_get_error_pos(parser: number): number;
@@ -137,6 +138,8 @@ function latin1(bytes: Uint8Array): string {
 export class Llhttp {
   readonly #ex: LlhttpExports;
   #run: Run | null = null;
+  /** While a `timer` runs: callbacks only count the spans they are given. */
+  #counting: { spans: number } | null = null;
 
   private constructor(exports: LlhttpExports) {
     this.#ex = exports;
@@ -151,17 +154,27 @@ export class Llhttp {
       if (current === null) throw new Error('llhttp called back outside a parse');
       return current;
     };
+    // While a timer runs, each callback only counts (and asks for nothing: 0 is "go on").
+    const timed =
+      <A extends number[]>(callback: (...args: A) => number) =>
+      (...args: A): number => {
+        const counting = self === null ? null : self.#counting;
+        if (counting === null) return callback(...args);
+        counting.spans++;
+        return 0;
+      };
     const env = {
-      wasm_on_message_begin: (_p: number) => self!.#onMessageBegin(run()),
-      wasm_on_url: (_p: number, at: number, len: number) => self!.#onUrl(run(), at, len),
+      wasm_on_message_begin: timed((_p: number) => self!.#onMessageBegin(run())),
+      wasm_on_url: timed((_p: number, at: number, len: number) => self!.#onUrl(run(), at, len)),
       // The reason phrase is not compared (httpspan and llhttp both just skip it).
-      wasm_on_status: (_p: number, _at: number, _len: number) => 0,
-      wasm_on_header_field: (_p: number, at: number, len: number) => self!.#onHeaderField(run(), at, len),
-      wasm_on_header_value: (_p: number, at: number, len: number) => self!.#onHeaderValue(run(), at, len),
-      wasm_on_headers_complete: (_p: number, status: number, upgrade: number, keepAlive: number) =>
+      wasm_on_status: timed((_p: number, _at: number, _len: number) => 0),
+      wasm_on_header_field: timed((_p: number, at: number, len: number) => self!.#onHeaderField(run(), at, len)),
+      wasm_on_header_value: timed((_p: number, at: number, len: number) => self!.#onHeaderValue(run(), at, len)),
+      wasm_on_headers_complete: timed((_p: number, status: number, upgrade: number, keepAlive: number) =>
         self!.#onHeadersComplete(run(), status, upgrade === 1, keepAlive === 1),
-      wasm_on_body: (_p: number, at: number, len: number) => self!.#onBody(run(), at, len),
-      wasm_on_message_complete: (_p: number) => self!.#onMessageComplete(run()),
+      ),
+      wasm_on_body: timed((_p: number, at: number, len: number) => self!.#onBody(run(), at, len)),
+      wasm_on_message_complete: timed((_p: number) => self!.#onMessageComplete(run())),
     };
     const instance = await WebAssembly.instantiate(module, { env });
     const exports = instance.exports as unknown as LlhttpExports;
@@ -169,6 +182,47 @@ export class Llhttp {
     exports._initialize?.();
     self = new Llhttp(exports);
     return self;
+  }
+
+  /**
+   * For timing: `bytes` parsed again and again by one parser, set up once. Each `run()` resets
+   * the parser and executes the whole input with callbacks that only count the spans they are
+   * given (the least a consumer that keeps offsets does), and returns llhttp's error number (0:
+   * valid so far). `spans` is the count of the last run. `free()` releases the parser and the
+   * module's copy of the input.
+   */
+  timer(bytes: Uint8Array, mode: 'request' | 'response'): { run(): number; readonly spans: number; free(): void } {
+    if (this.#run) throw new Error('Llhttp.timer: a parse is in progress');
+    const ex = this.#ex;
+    const len = bytes.length;
+    const parser = ex.llhttp_alloc(mode === 'request' ? TYPE_REQUEST : TYPE_RESPONSE);
+    const data = ex.malloc(Math.max(len, 1));
+    if (parser === 0 || data === 0) throw new Error('llhttp: out of memory');
+    new Uint8Array(ex.memory.buffer, data, len).set(bytes);
+    const counting = { spans: 0 };
+    let freed = false;
+    return {
+      run: () => {
+        if (freed) throw new Error('Llhttp.timer: used after free()');
+        counting.spans = 0;
+        this.#counting = counting;
+        try {
+          ex.llhttp_reset(parser);
+          return ex.llhttp_execute(parser, data, len);
+        } finally {
+          this.#counting = null;
+        }
+      },
+      get spans() {
+        return counting.spans;
+      },
+      free: () => {
+        if (freed) return;
+        freed = true;
+        ex.free(data);
+        ex.llhttp_free(parser);
+      },
+    };
   }
 
   /** Bytes of the module's memory: it grows for a larger input, but not from one parse to the next. */

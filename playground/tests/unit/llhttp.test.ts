@@ -277,3 +277,39 @@ describe('llhttpWasm plugin', () => {
     expect(chunk.code).toMatch(new RegExp(`new URL\\(\`${name.replace(/[.-]/g, '\\$&')}\`,\\s*import\\.meta\\.url\\)\\.href`));
   }, 30_000);
 });
+
+describe('timer', () => {
+  it('parses the same bytes again and again, counting spans, and leaves parse() as it was', () => {
+    const input = bytes('GET /a HTTP/1.1\r\nHost: x\r\nAccept: */*\r\n\r\n');
+    const timer = llhttp.timer(input, 'request');
+    for (let i = 0; i < 3; i++) {
+      expect(timer.run()).toBe(0);
+      // message begin, url, two names, two values, headers complete, message complete
+      expect(timer.spans).toBe(8);
+    }
+    const bad = llhttp.timer(bytes('GET / HTTP/1.1\r\nB(d: 1\r\n\r\n'), 'request');
+    expect(bad.run()).not.toBe(0);
+    bad.free();
+    timer.free();
+    expect(() => timer.run()).toThrow(/after free/);
+    // The callbacks record again once no timer runs.
+    const result = llhttp.parse(input, 'request');
+    expect(result.status).toBe('complete');
+    expect(result.messages[0].headers).toEqual([
+      ['Host', 'x'],
+      ['Accept', '*/*'],
+    ]);
+  });
+
+  it('leaks nothing over many timers', () => {
+    const input = bytes('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    llhttp.timer(input, 'request').free();
+    const before = llhttp.memoryBytes;
+    for (let i = 0; i < 2000; i++) {
+      const timer = llhttp.timer(input, 'request');
+      timer.run();
+      timer.free();
+    }
+    expect(llhttp.memoryBytes).toBe(before);
+  });
+});

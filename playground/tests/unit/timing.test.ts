@@ -26,3 +26,18 @@ test('reports a head that is invalid or incomplete', async () => {
   expect(response.state).toBe('complete');
   expect(response.bytesPerSecond).toBeGreaterThan(0);
 });
+
+test('a second parser is timed alongside, batch for batch', async () => {
+  let peerCalls = 0;
+  const timing = await timeParse(bytes('GET / HTTP/1.1\r\nHost: a\r\n\r\n'), REQ, {
+    batches: 4,
+    batchMs: 0.5,
+    peer: () => peerCalls++,
+  });
+  expect(timing.peer).not.toBeNull();
+  expect(timing.peer!.parsesPerBatch).toBeGreaterThan(1);
+  // Calibration (three tries per doubling) and then one batch per round.
+  expect(peerCalls).toBeGreaterThanOrEqual(4 * timing.peer!.parsesPerBatch);
+  expect(timing.peer!.medianNs).toBeGreaterThan(0);
+  expect((await timeParse(bytes('GET'), REQ, { batches: 1, batchMs: 0.01 })).peer).toBeNull();
+});
