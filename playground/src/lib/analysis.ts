@@ -6,9 +6,10 @@
 // framing of a chunked body (chunk-size lines, extensions, CRLFs), which the decoder validates
 // but reports only as data ranges: that lexer runs over bytes the decoder has already accepted.
 
-import { Decoder, KNOWN_HEADERS, ParseError } from '@httpspan/wasm';
+import { Decoder, KNOWN_HEADERS } from '@httpspan/wasm';
 import type {
   DecoderEvent,
+  DecoderOptions,
   Field,
   Framing,
   RequestHead,
@@ -17,7 +18,7 @@ import type {
 } from '@httpspan/wasm';
 import { errorInfo } from './explain.ts';
 import type { ErrorInfo, LeniencyFlag, Mode, ParseOptions } from './types.ts';
-import { concatBytes } from './bytes.ts';
+import { concatBytes, latin1Text } from './bytes.ts';
 
 /** What a byte became. */
 export type ByteClass =
@@ -187,13 +188,26 @@ export function leniencyOf(flags: readonly LeniencyFlag[]): Record<LeniencyFlag,
   return out;
 }
 
+/**
+ * The wasm `Decoder`'s options for `options` over an input of `inputLength` bytes: the leniency
+ * flags and, for responses, the method every response answers. The Decoder pairs each final
+ * response with the next queued method (GET once none is left), so one is queued for each
+ * response the input could hold (a status-line and the empty line after it take more than 8
+ * bytes).
+ */
+export function decoderOptions(options: ParseOptions, inputLength: number): DecoderOptions {
+  const out: DecoderOptions = { lenient: leniencyOf(options.lenient) };
+  if (options.mode === 'response') {
+    out.requestMethods = new Array<string>(Math.floor(inputLength / 8) + 1).fill(options.requestMethod);
+  }
+  return out;
+}
+
 const CR = 0x0d;
 const LF = 0x0a;
 const SP = 0x20;
 const HTAB = 0x09;
 
-const latin1 = (bytes: Uint8Array, start: number, end: number): string =>
-  String.fromCharCode(...bytes.subarray(start, end));
 
 /** Runs the decoder over `bytes` and labels every byte. */
 export function analyze(bytes: Uint8Array, options: ParseOptions, feed: Feed = {}): Analysis {
@@ -208,10 +222,7 @@ export function analyze(bytes: Uint8Array, options: ParseOptions, feed: Feed = {
   let position = 0;
   let resumeOffset = 0;
 
-  const decoder = new Decoder(options.mode, {
-    lenient: leniencyOf(options.lenient),
-    requestMethods: options.mode === 'response' ? [options.requestMethod] : undefined,
-  });
+  const decoder = new Decoder(options.mode, decoderOptions(options, fed));
   try {
     let current: MessageInfo | null = null;
     let bodyParts: Uint8Array[] = [];
@@ -378,8 +389,6 @@ class Labeller {
   readonly fields: FieldRow[] = [];
   /** For each message with a (non-chunked) body, its body part. */
   private readonly bodyParts = new Map<number, number>();
-  /** One past the last byte labelled by a message (head, body or chunk framing). */
-  private labelledTo = 0;
 
   constructor(
     private readonly bytes: Uint8Array,
@@ -475,7 +484,6 @@ class Labeller {
 
     // Field lines: each owns its bytes up to the next field's name (an obs-fold continues it).
     this.fieldLines(head.fields, head.knownIndex, base, firstField, end, m, 'head');
-    this.labelledTo = Math.max(this.labelledTo, end);
   }
 
   private spanPart(span: Span, cls: ByteClass, kind: Part['kind'], label: string, rfc: string, m: number) {
@@ -582,7 +590,6 @@ class Labeller {
       this.parts[id].end = offset + length;
       this.set(offset, offset + length, 'body', id);
     }
-    this.labelledTo = Math.max(this.labelledTo, offset + length);
   }
 
   trailers(message: MessageInfo, offset: number, fields: Field[]) {
@@ -614,7 +621,7 @@ class Labeller {
       const lineEnd = this.lineEnd(at, limit);
       let sizeEnd = at;
       while (sizeEnd < lineEnd && isHex(this.bytes[sizeEnd])) sizeEnd++;
-      const size = parseInt(latin1(this.bytes, at, sizeEnd) || '0', 16);
+      const size = parseInt(latin1Text(this.bytes.subarray(at, sizeEnd)) || '0', 16);
       let dataStart = lineEnd;
       let dataEnd = dataStart;
       while (dataEnd < limit && this.owners[dataEnd] === -2) dataEnd++;
@@ -628,8 +635,8 @@ class Labeller {
       }
       const id = this.part({
         kind: 'chunk',
-        label: last ? 'last chunk (size 0)' : `chunk ${n + 1}: size 0x${latin1(this.bytes, at, sizeEnd)} = ${size} bytes`,
-        rfc: last ? 'RFC 9112 7.1' : 'RFC 9112 7.1',
+        label: last ? 'last chunk (size 0)' : `chunk ${n + 1}: size 0x${latin1Text(this.bytes.subarray(at, sizeEnd))} = ${size} bytes`,
+        rfc: 'RFC 9112 7.1',
         message: message.index,
         field: -1,
         start: at,
@@ -785,9 +792,4 @@ function isFoldWs(bytes: Uint8Array, start: number, k: number): boolean {
   let i = k;
   while (i > start && (bytes[i - 1] === SP || bytes[i - 1] === HTAB)) i--;
   return i > start && bytes[i - 1] === LF;
-}
-
-/** The error of an input, for callers that hold a ParseError. */
-export function isParseError(value: unknown): value is ParseError {
-  return value instanceof ParseError;
 }

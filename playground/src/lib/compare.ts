@@ -17,7 +17,8 @@
 // differences are recorded as notes. Field values are compared without the whitespace around
 // them, which httpspan trims and llhttp keeps (RFC 9112 5: it is not part of the value).
 
-import { Decoder, ParseError, type DecoderOptions, type Leniency, type RequestHead, type ResponseHead } from '@httpspan/wasm';
+import { Decoder, ParseError, type RequestHead, type ResponseHead } from '@httpspan/wasm';
+import { decoderOptions } from './analysis.ts';
 import type { Llhttp, PeerMessage, PeerResult } from './llhttp.ts';
 import { LENIENCY_FLAGS, type LeniencyFlag, type Mode } from './types.ts';
 import { concatBytes } from './bytes.ts';
@@ -102,16 +103,7 @@ export function parseWithHttpspan(
   requestMethod: string,
   lenient: readonly LeniencyFlag[] = [],
 ): PeerResult {
-  const leniency: Leniency = {};
-  for (const flag of lenient) leniency[flag] = true;
-  const options: DecoderOptions = { lenient: leniency };
-  if (mode === 'response') {
-    // The Decoder pairs each final response with the next queued method (GET when none is
-    // left), so queue one per response the input could hold: a status-line and the empty line
-    // after it take more than 8 bytes.
-    options.requestMethods = new Array<string>(Math.floor(bytes.length / 8) + 1).fill(requestMethod);
-  }
-  const decoder = new Decoder(mode, options);
+  const decoder = new Decoder(mode, decoderOptions({ mode, requestMethod, lenient: [...lenient] }, bytes.length));
   const messages: PeerMessage[] = [];
   const pieces: Uint8Array[][] = [];
   let status: PeerResult['status'] = 'complete';

@@ -3,6 +3,8 @@
 // to be shown. This module turns those bytes into the text of the editor's two views and back
 // without losing a single one, and renders them as commands for copying.
 
+import { latin1Bytes, latin1Text } from './bytes.ts';
+
 // ---------------------------------------------------------------------------------------------
 // Raw view
 // ---------------------------------------------------------------------------------------------
@@ -391,7 +393,7 @@ export function copyCommand(
  * with 0xE9 reaches curl as the byte 0xE9.
  */
 export function shellQuote(value: string | Uint8Array): string {
-  const bytes = typeof value === 'string' ? latin1(value) : value;
+  const bytes = typeof value === 'string' ? latin1Bytes(value) : value;
   let plain = true;
   for (const b of bytes) if (b < 0x20 || b >= 0x7f || b === 0x27) plain = false;
   if (plain) return `'${latin1Text(bytes)}'`;
@@ -458,21 +460,6 @@ function isHexDigit(b: number): boolean {
   return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
 }
 
-/** The bytes of a string whose characters are all U+0000–U+00FF (one byte each). */
-function latin1(s: string): Uint8Array {
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i) & 0xff;
-  return out;
-}
-
-/** The string of one character per byte (Latin-1), built in slices to stay within argument limits. */
-function latin1Text(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 8192) {
-    out += String.fromCharCode(...bytes.subarray(i, i + 8192));
-  }
-  return out;
-}
 
 /** A growable byte array, so that converting text allocates O(log n) times, not per byte. */
 class ByteBuilder {

@@ -7,7 +7,7 @@
 // fresh parser per parse over the whole input, then calls llhttp_finish as a stream that ended,
 // and records what llhttp saw in the same shape the compare view uses for httpspan.
 
-import { concatBytes } from './bytes.ts';
+import { concatBytes, latin1Text } from './bytes.ts';
 
 /** What a parser made of one message. Offsets count bytes of the input. */
 export interface PeerMessage {
@@ -120,15 +120,6 @@ interface Run {
   finishing: boolean;
 }
 
-/** One character per byte (Latin-1), as @httpspan/wasm decodes, so a string is as long as its bytes. */
-function latin1(bytes: Uint8Array): string {
-  let text = '';
-  // In pieces: spreading a large array into one call would exceed the engine's argument limit.
-  for (let i = 0; i < bytes.length; i += 0x2000) {
-    text += String.fromCharCode(...bytes.subarray(i, i + 0x2000));
-  }
-  return text;
-}
 
 
 /**
@@ -315,7 +306,7 @@ export class Llhttp {
     if (ptr === 0) return '';
     const memory = new Uint8Array(this.#ex.memory.buffer);
     const end = memory.indexOf(0, ptr);
-    return latin1(memory.subarray(ptr, end < 0 ? ptr : end));
+    return latin1Text(memory.subarray(ptr, end < 0 ? ptr : end));
   }
 
   /** A copy of `len` bytes at `at` in the module's memory (the input buffer, during a parse). */
@@ -357,7 +348,7 @@ export class Llhttp {
 
   #onUrl(run: Run, at: number, len: number): number {
     const message = this.#current(run).message;
-    message.target = (message.target ?? '') + latin1(new Uint8Array(this.#ex.memory.buffer, at, len));
+    message.target = (message.target ?? '') + latin1Text(new Uint8Array(this.#ex.memory.buffer, at, len));
     return 0;
   }
 
@@ -368,7 +359,7 @@ export class Llhttp {
 
   #onHeaderField(run: Run, at: number, len: number): number {
     const draft = this.#current(run);
-    const piece = latin1(new Uint8Array(this.#ex.memory.buffer, at, len));
+    const piece = latin1Text(new Uint8Array(this.#ex.memory.buffer, at, len));
     const headers = this.#fields(draft);
     if (draft.inValue || headers.length === 0) headers.push([piece, '']);
     else headers[headers.length - 1][0] += piece;
@@ -381,7 +372,7 @@ export class Llhttp {
     const headers = this.#fields(draft);
     // llhttp reports no value callback for an empty value; a value always follows its name.
     if (headers.length === 0) headers.push(['', '']);
-    headers[headers.length - 1][1] += latin1(new Uint8Array(this.#ex.memory.buffer, at, len));
+    headers[headers.length - 1][1] += latin1Text(new Uint8Array(this.#ex.memory.buffer, at, len));
     draft.inValue = true;
     return 0;
   }

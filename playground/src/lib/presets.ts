@@ -9,6 +9,7 @@ import requestLarge from '../../../core/testdata/request-large.http?raw';
 import responseSmall from '../../../core/testdata/response-small.http?raw';
 import responseMedium from '../../../core/testdata/response-medium.http?raw';
 import responseLarge from '../../../core/testdata/response-large.http?raw';
+import { latin1Bytes } from './bytes.ts';
 
 /** The menu's groups, in menu order. */
 export type PresetGroup = 'Benchmark inputs' | 'Framing' | 'Smuggling attempts';
@@ -45,20 +46,6 @@ export interface Preset {
   expect: PresetExpect;
 }
 
-/**
- * The bytes of a string whose characters are all U+0000–U+00FF, one byte per character. Used
- * for the `?raw` imports too: the testdata files are ASCII, so each character is its byte and
- * every CR LF survives (a test compares the lengths with the files').
- */
-export function latin1Bytes(text: string): Uint8Array {
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c > 0xff) throw new Error(`latin1Bytes: character U+${c.toString(16).toUpperCase()} at ${i} is not a byte`);
-    bytes[i] = c;
-  }
-  return bytes;
-}
 
 const REQUEST: ParseOptions = { mode: 'request', requestMethod: 'GET', lenient: [] };
 const RESPONSE: ParseOptions = { mode: 'response', requestMethod: 'GET', lenient: [] };

@@ -3,6 +3,7 @@
 // editor shows is exactly what is parsed.
 
 import { analyze, type Analysis } from '../lib/analysis.ts';
+import { latin1Bytes } from '../lib/bytes.ts';
 import { bytesToEscaped, bytesToRaw, escapedToBytes, lfToCrlf, hasBareLf, rawToBytes } from '../lib/encoding.ts';
 import { PRESETS, type Preset } from '../lib/presets.ts';
 import { decodeShare, encodeShare } from '../lib/share.ts';
@@ -10,10 +11,8 @@ import type { EditorView, LeniencyFlag, Mode, ParseOptions, ShareState } from '.
 
 export type Theme = 'light' | 'dark';
 
-const latin1 = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
-
 /** The message shown before anything is typed or loaded. */
-export const WELCOME = latin1(
+export const WELCOME = latin1Bytes(
   'POST /api/items?page=2 HTTP/1.1\r\nHost: example.com\r\nContent-Type: application/json\r\n' +
     'Content-Length: 13\r\nConnection: keep-alive\r\n\r\n{"name":"ok"}',
 );

@@ -364,6 +364,8 @@ test('works offline once loaded', async ({ page, context }) => {
 
 for (const theme of ['light', 'dark'] as const) {
   test(`no accessibility violations (axe), ${theme} theme`, async ({ page }) => {
+    // Four full-page axe runs take about 17 s on a quiet 2-core machine; give a busy one room.
+    test.setTimeout(120_000);
     const errors = await open(page);
     if ((await page.locator('html').getAttribute('data-theme')) !== theme) await page.getByTestId('theme').click();
     const violations = async (what: string) =>

@@ -77,6 +77,16 @@ test('a response to HEAD has no body to read', () => {
   expect(analyze(input, RES).status).toBe('partial');
 });
 
+test('every response answers the request method, pipelined ones too (as in the compare view)', () => {
+  const one = 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n';
+  const a = analyze(bytes(one + one), { ...RES, requestMethod: 'HEAD' });
+  expect(a.status).toBe('complete');
+  expect(a.messages.map((m) => [m.start, m.end, m.body.length])).toEqual([
+    [0, one.length, 0],
+    [one.length, 2 * one.length, 0],
+  ]);
+});
+
 test('chunked: sizes, extensions, data, trailers', () => {
   const input = bytes(
     'POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n' +

@@ -18,7 +18,7 @@ import {
   toPrintfNc,
   type CurlRequest,
 } from '../../src/lib/encoding.ts';
-import { latin1Bytes } from '../../src/lib/presets.ts';
+import { latin1Bytes } from '../../src/lib/bytes.ts';
 import { rng } from './random.ts';
 
 /** Random byte arrays: every byte value alone, all 256 in order, and random mixes biased to CR/LF/'\\'. */

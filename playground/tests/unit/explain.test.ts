@@ -3,7 +3,7 @@ import { parseRequest, Decoder, type ErrorCode } from '@httpspan/wasm';
 import indexDts from '../../../wasm/js/index.d.ts?raw';
 import errorRs from '../../../core/src/error.rs?raw';
 import { EXPLANATIONS, errorInfo, explainError, lineAndColumn, rfcUrl } from '../../src/lib/explain.ts';
-import { latin1Bytes } from '../../src/lib/presets.ts';
+import { latin1Bytes } from '../../src/lib/bytes.ts';
 
 /** The members of the ErrorCode union, read from the package's declarations. */
 function unionCodes(): string[] {

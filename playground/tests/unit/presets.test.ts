@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Decoder, parseRequest, parseResponse, type RequestHead } from '@httpspan/wasm';
 import { LENIENCY_FLAGS } from '../../src/lib/types.ts';
-import { PRESETS, PRESET_GROUPS, latin1Bytes, presetById, type Preset } from '../../src/lib/presets.ts';
+import { latin1Bytes } from '../../src/lib/bytes.ts';
+import { PRESETS, PRESET_GROUPS, presetById, type Preset } from '../../src/lib/presets.ts';
 
 // The project has no @types/node: a specifier that is not a literal keeps TypeScript from
 // resolving the module, and the one function used is typed here.

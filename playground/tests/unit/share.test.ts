@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { deflateSync } from 'fflate';
 import { LENIENCY_FLAGS, type ShareState } from '../../src/lib/types.ts';
 import { MAX_SHARE_BYTES, decodeShare, encodeShare } from '../../src/lib/share.ts';
-import { PRESETS, latin1Bytes, presetById } from '../../src/lib/presets.ts';
+import { latin1Bytes } from '../../src/lib/bytes.ts';
+import { PRESETS, presetById } from '../../src/lib/presets.ts';
 import { rng } from './random.ts';
 
 function state(overrides: Partial<ShareState> = {}): ShareState {
