@@ -642,37 +642,47 @@ function copyOut(ptr, len) {
 export class Decoder {
   #inner;
   #response;
+  /** Response streams: the methods queued for the final responses after the awaited one. */
   #methods = [];
+  /** Response streams: whether the awaited final response answers GET only because none was queued. */
+  #defaultMethod = false;
   #interim = false;
-  #done = false;
 
-  /** `kind`: 'request' or 'response'. `options`: limits, and for responses `requestMethods`. */
+  /**
+   * `kind`: 'request' or 'response'. `options`: limits, and `requestMethods` (which, like
+   * `queueRequestMethod`, only response streams use).
+   */
   constructor(kind, options) {
     if (memory === null) notLoaded();
     if (kind !== 'request' && kind !== 'response') throw new TypeError("kind must be 'request' or 'response'");
     this.#response = kind === 'response';
-    const extra = this.#response ? ['requestMethods'] : [];
-    this.#inner = new StreamDecoder(this.#response, limitNumbers(options, extra));
-    for (const method of options?.requestMethods ?? []) this.queueRequestMethod(method);
-    this.#nextMethod();
+    this.#inner = new StreamDecoder(this.#response, limitNumbers(options, ['requestMethods']));
+    const methods = options?.requestMethods ?? [];
+    if (!Array.isArray(methods)) throw new TypeError('options.requestMethods must be an array of strings');
+    for (const method of methods) this.queueRequestMethod(method);
+    if (this.#response) this.#nextMethod();
   }
 
   /**
    * Response streams: the method of a request sent on this connection. Final responses are
-   * matched to these in order; without one, a response answers GET.
+   * matched to these in order; without one, a response answers GET. Request streams ignore it.
    */
   queueRequestMethod(method) {
     if (typeof method !== 'string') throw new TypeError('a request method must be a string');
-    this.#methods.push(method);
-    if (this.#methods.length === 1 && this.#pendingDefault) this.#nextMethod();
+    if (!this.#response) return;
+    if (this.#defaultMethod) {
+      // The awaited response has not come yet: the method is its own.
+      this.#defaultMethod = false;
+      this.#inner.setRequestMethod(method);
+    } else {
+      this.#methods.push(method);
+    }
   }
 
-  #pendingDefault = false;
-
+  /** Puts the next queued method (or GET) in force, for the next final response. */
   #nextMethod() {
-    if (!this.#response) return;
     const method = this.#methods.shift();
-    this.#pendingDefault = method === undefined;
+    this.#defaultMethod = method === undefined;
     this.#inner.setRequestMethod(method ?? 'GET');
   }
 
@@ -694,7 +704,10 @@ export class Decoder {
     return this.#drain(() => this.#inner.decode(), chunk, base);
   }
 
-  /** The stream has ended: returns the last events ('end', then 'closed' or 'incomplete'). */
+  /**
+   * The stream has ended: returns the last events ('end', then 'closed' or 'incomplete'). After
+   * a 'closed' or 'error' event, it returns that event again, as every later `push` does.
+   */
   finish() {
     return this.#drain(() => this.#inner.finish(), null, this.#inner.position());
   }
@@ -746,7 +759,11 @@ export class Decoder {
     const spans = this.#spans();
     const bytes = copyOut(this.#inner.section(false), spans[HEAD_LEN]);
     const head = this.#response ? responseHead(spans, bytes) : requestHead(spans, bytes);
-    this.#interim = this.#response && head.interim;
+    if (this.#response) {
+      this.#interim = head.interim;
+      // A final response took the method in force; a method queued from now on is the next one's.
+      if (!head.interim) this.#defaultMethod = false;
+    }
     return { type: 'head', offset: this.#inner.messageOffset(), head, bytes };
   }
 

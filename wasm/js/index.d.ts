@@ -164,7 +164,7 @@ export interface ResponseOptions extends Limits {
 }
 
 export interface DecoderOptions extends Limits {
-  /** Response streams: the methods of the requests sent, in order (see `queueRequestMethod`). */
+  /** Response streams: the methods of the requests sent, in order (see `queueRequestMethod`); request streams ignore it. */
   requestMethods?: string[];
 }
 
@@ -300,7 +300,7 @@ export type DecoderEvent<H> =
 /** A connection's stream of requests or responses: pipelined, chunked, in pieces of any size. */
 export class Decoder<K extends 'request' | 'response' = 'request' | 'response'> {
   constructor(kind: K, options?: DecoderOptions);
-  /** Response streams: the method of a request sent on this connection; final responses are matched to these in order (GET when none is queued). */
+  /** Response streams: the method of a request sent on this connection; final responses are matched to these in order (GET when none is queued). Request streams ignore it. */
   queueRequestMethod(method: string): void;
   /** Bytes of the stream consumed so far. */
   readonly position: number;
@@ -312,7 +312,10 @@ export class Decoder<K extends 'request' | 'response' = 'request' | 'response'> 
   readonly resumeOffset: number;
   /** Decodes a piece and returns the events it completes. */
   push(chunk: Uint8Array): DecoderEvent<K extends 'request' ? RequestHead : ResponseHead>[];
-  /** The stream has ended: returns the last events ('end', then 'closed' or 'incomplete', or 'error'). */
+  /**
+   * The stream has ended: returns the last events ('end', then 'closed' or 'incomplete', or 'error').
+   * After `push` returned 'closed' or 'error', it returns that event again, as every later `push` does.
+   */
   finish(): DecoderEvent<K extends 'request' ? RequestHead : ResponseHead>[];
   free(): void;
 }

@@ -25,63 +25,86 @@
 
 use httpspan::{Error, ErrorKind, Field, Framing, KnownHeader, Request, Response, Span, Trailers};
 
-/// Word: [`PARTIAL`], [`COMPLETE`] or [`FAILED`].
-pub const STATE: usize = 0;
-/// Word: the head length, or the error offset.
-pub const HEAD_LEN: usize = 1;
-/// Word: the version, or the error kind's index in [`ErrorKind::ALL`].
-pub const INFO: usize = 2;
-/// Word: flags and framing.
-pub const FLAGS: usize = 3;
-/// Two words: the Content-Length.
-pub const CONTENT_LENGTH: usize = 4;
-/// Two words: the known-header bitmap.
-pub const KNOWN_BITMAP: usize = 6;
-/// Word: the method span, or the status code.
-pub const START_A: usize = 8;
-/// Word: the target span, or the reason span.
-pub const START_B: usize = 9;
-/// Word: the number of field lines.
-pub const FIELD_COUNT: usize = 10;
-/// Sixteen words: one byte per known header.
-pub const KNOWN_INDEX: usize = 11;
-/// First word of the field spans.
-pub const FIELDS: usize = KNOWN_INDEX + 16;
-/// Field slots of the core's parsers (`Request`, `Response` and `Trailers` with their default
-/// `N`).
-pub const MAX_FIELDS: usize = 64;
-/// Words of a layout with every field slot in use.
-pub const SPANS_LEN: usize = FIELDS + 2 * MAX_FIELDS + MAX_FIELDS / 4;
+/// Defines the word positions (`usize`) and values (`u32`) of the layout, and [`DESCRIPTION`],
+/// which lists every one of them by name, from one list.
+macro_rules! layout {
+    (
+        positions { $($(#[$pdoc:meta])* $pos:ident = $pval:expr;)* }
+        values { $($(#[$vdoc:meta])* $val:ident = $vval:expr;)* }
+    ) => {
+        $($(#[$pdoc])* pub const $pos: usize = $pval;)*
+        $($(#[$vdoc])* pub const $val: u32 = $vval;)*
 
-/// [`STATE`]: the head is not complete yet.
-pub const PARTIAL: u32 = 0;
-/// [`STATE`]: the head is complete.
-pub const COMPLETE: u32 = 1;
-/// [`STATE`]: the input is invalid.
-pub const FAILED: u32 = 2;
+        /// The word positions and values above, by name, for the JavaScript side to check
+        /// against its own (see [`tables`](crate::tables)).
+        pub const DESCRIPTION: &[(&str, u32)] = &[
+            $((stringify!($pos), $pos as u32),)*
+            $((stringify!($val), $val),)*
+        ];
+    };
+}
 
-/// [`FLAGS`] bit: the body is chunked.
-pub const FLAG_CHUNKED: u32 = 1;
-/// [`FLAGS`] bit: the connection stays open after this message.
-pub const FLAG_KEEP_ALIVE: u32 = 1 << 1;
-/// [`FLAGS`] bit: a Content-Length was declared.
-pub const FLAG_CONTENT_LENGTH: u32 = 1 << 2;
-/// [`FLAGS`] bit: an interim 1xx response.
-pub const FLAG_INTERIM: u32 = 1 << 3;
-/// [`FLAGS`] bit: a 101 or a 2xx answer to CONNECT.
-pub const FLAG_SWITCHES_PROTOCOLS: u32 = 1 << 4;
-/// [`FLAGS`] bit: the head has a byte above 0x7F (obs-text), so it is not ASCII text.
-pub const FLAG_NON_ASCII: u32 = 1 << 5;
-/// [`FLAGS`]: the framing is `(flags >> FRAMING_SHIFT) & 3`, one of the `FRAMING_*` values.
-pub const FRAMING_SHIFT: u32 = 8;
-/// Framing: no body.
-pub const FRAMING_NO_BODY: u32 = 0;
-/// Framing: Content-Length.
-pub const FRAMING_LENGTH: u32 = 1;
-/// Framing: chunked.
-pub const FRAMING_CHUNKED: u32 = 2;
-/// Framing: until the connection closes.
-pub const FRAMING_UNTIL_CLOSE: u32 = 3;
+layout! {
+    positions {
+        /// Word: [`PARTIAL`], [`COMPLETE`] or [`FAILED`].
+        STATE = 0;
+        /// Word: the head length, or the error offset.
+        HEAD_LEN = 1;
+        /// Word: the version, or the error kind's index in [`ErrorKind::ALL`].
+        INFO = 2;
+        /// Word: flags and framing.
+        FLAGS = 3;
+        /// Two words: the Content-Length.
+        CONTENT_LENGTH = 4;
+        /// Two words: the known-header bitmap.
+        KNOWN_BITMAP = 6;
+        /// Word: the method span, or the status code.
+        START_A = 8;
+        /// Word: the target span, or the reason span.
+        START_B = 9;
+        /// Word: the number of field lines.
+        FIELD_COUNT = 10;
+        /// Sixteen words: one byte per known header.
+        KNOWN_INDEX = 11;
+        /// First word of the field spans.
+        FIELDS = KNOWN_INDEX + 16;
+        /// Field slots of the core's parsers (`Request`, `Response` and `Trailers` with their default
+        /// `N`).
+        MAX_FIELDS = 64;
+        /// Words of a layout with every field slot in use.
+        SPANS_LEN = FIELDS + 2 * MAX_FIELDS + MAX_FIELDS / 4;
+    }
+    values {
+        /// [`STATE`]: the head is not complete yet.
+        PARTIAL = 0;
+        /// [`STATE`]: the head is complete.
+        COMPLETE = 1;
+        /// [`STATE`]: the input is invalid.
+        FAILED = 2;
+        /// [`FLAGS`] bit: the body is chunked.
+        FLAG_CHUNKED = 1;
+        /// [`FLAGS`] bit: the connection stays open after this message.
+        FLAG_KEEP_ALIVE = 1 << 1;
+        /// [`FLAGS`] bit: a Content-Length was declared.
+        FLAG_CONTENT_LENGTH = 1 << 2;
+        /// [`FLAGS`] bit: an interim 1xx response.
+        FLAG_INTERIM = 1 << 3;
+        /// [`FLAGS`] bit: a 101 or a 2xx answer to CONNECT.
+        FLAG_SWITCHES_PROTOCOLS = 1 << 4;
+        /// [`FLAGS`] bit: the head has a byte above 0x7F (obs-text), so it is not ASCII text.
+        FLAG_NON_ASCII = 1 << 5;
+        /// [`FLAGS`]: the framing is `(flags >> FRAMING_SHIFT) & 3`, one of the `FRAMING_*` values.
+        FRAMING_SHIFT = 8;
+        /// Framing: no body.
+        FRAMING_NO_BODY = 0;
+        /// Framing: Content-Length.
+        FRAMING_LENGTH = 1;
+        /// Framing: chunked.
+        FRAMING_CHUNKED = 2;
+        /// Framing: until the connection closes.
+        FRAMING_UNTIL_CLOSE = 3;
+    }
+}
 
 /// Room for one layout.
 pub type Spans = [u32; SPANS_LEN];
@@ -266,35 +289,3 @@ pub fn write_trailers(spans: &mut Spans, trailers: &Trailers, section: &[u8]) {
         },
     );
 }
-
-/// The word positions and values above, by name, for the JavaScript side to check against its
-/// own (see [`tables`](crate::tables)).
-pub const DESCRIPTION: [(&str, u32); 27] = [
-    ("STATE", STATE as u32),
-    ("HEAD_LEN", HEAD_LEN as u32),
-    ("INFO", INFO as u32),
-    ("FLAGS", FLAGS as u32),
-    ("CONTENT_LENGTH", CONTENT_LENGTH as u32),
-    ("KNOWN_BITMAP", KNOWN_BITMAP as u32),
-    ("START_A", START_A as u32),
-    ("START_B", START_B as u32),
-    ("FIELD_COUNT", FIELD_COUNT as u32),
-    ("KNOWN_INDEX", KNOWN_INDEX as u32),
-    ("FIELDS", FIELDS as u32),
-    ("MAX_FIELDS", MAX_FIELDS as u32),
-    ("SPANS_LEN", SPANS_LEN as u32),
-    ("PARTIAL", PARTIAL),
-    ("COMPLETE", COMPLETE),
-    ("FAILED", FAILED),
-    ("FLAG_CHUNKED", FLAG_CHUNKED),
-    ("FLAG_KEEP_ALIVE", FLAG_KEEP_ALIVE),
-    ("FLAG_CONTENT_LENGTH", FLAG_CONTENT_LENGTH),
-    ("FLAG_INTERIM", FLAG_INTERIM),
-    ("FLAG_SWITCHES_PROTOCOLS", FLAG_SWITCHES_PROTOCOLS),
-    ("FLAG_NON_ASCII", FLAG_NON_ASCII),
-    ("FRAMING_SHIFT", FRAMING_SHIFT),
-    ("FRAMING_NO_BODY", FRAMING_NO_BODY),
-    ("FRAMING_LENGTH", FRAMING_LENGTH),
-    ("FRAMING_CHUNKED", FRAMING_CHUNKED),
-    ("FRAMING_UNTIL_CLOSE", FRAMING_UNTIL_CLOSE),
-];

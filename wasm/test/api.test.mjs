@@ -320,3 +320,43 @@ test('response streams match final responses to the queued request methods', () 
   const get = collect(new Decoder('response'), [bytes('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n')]);
   assert.deepEqual(get.map((e) => e.type), ['head', 'incomplete']);
 });
+
+test('request streams take and ignore request methods, like queueRequestMethod', () => {
+  const decoder = new Decoder('request', { requestMethods: ['HEAD'] });
+  decoder.queueRequestMethod('CONNECT');
+  const events = decoder.push(bytes('GET / HTTP/1.1\r\nHost: a\r\n\r\n'));
+  assert.deepEqual(events.map((e) => e.type), ['head', 'end']);
+  assert.equal(events[0].head.method, 'GET');
+  decoder.free();
+  new Decoder('request', { requestMethods: [] }).free();
+  assert.throws(() => new Decoder('response', { requestMethods: 'HEAD' }), /requestMethods must be an array/);
+  assert.throws(() => new Decoder('request', { requestMethods: [1] }), TypeError);
+});
+
+test('a method queued during a response is the next response\'s', () => {
+  const decoder = new Decoder('response');
+  assert.deepEqual(decoder.push(bytes('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nab')).map((e) => e.type), ['head', 'body']);
+  decoder.queueRequestMethod('HEAD');
+  const events = decoder.push(bytes('cdeHTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n'));
+  assert.deepEqual(events.map((e) => e.type), ['body', 'end', 'head', 'end'], 'the second response answers HEAD');
+  assert.deepEqual(decoder.finish(), [{ type: 'closed', offset: decoder.position }]);
+
+  // Interim responses take no method: one queued after a 100 is still the final response's.
+  const interim = new Decoder('response');
+  assert.deepEqual(interim.push(bytes('HTTP/1.1 100 Continue\r\n\r\n')).map((e) => e.type), ['head', 'end']);
+  interim.queueRequestMethod('HEAD');
+  assert.deepEqual(collect(interim, [bytes('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n')]).map((e) => e.type), ['head', 'end', 'closed']);
+});
+
+test('finish() after closed or error reports it again, as push does', () => {
+  const failed = new Decoder('request');
+  const error = failed.push(bytes('GET / HTTP/1.1\r\nHost: a\r\nB(d: 1\r\n\r\n'));
+  assert.deepEqual(error.map((e) => e.type), ['error']);
+  const again = failed.finish();
+  assert.deepEqual(again.map((e) => [e.type, e.error.code, e.error.offset]), [['error', error[0].error.code, error[0].error.offset]]);
+  const closed = new Decoder('request');
+  const events = closed.push(bytes('GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\nextra'));
+  assert.deepEqual(events.map((e) => e.type), ['head', 'end', 'closed']);
+  assert.deepEqual(closed.finish(), [events.at(-1)]);
+  assert.deepEqual(closed.push(bytes('more')), [events.at(-1)]);
+});
