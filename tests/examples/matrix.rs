@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use conformance::{decode_stream, load_dir, Case, Outcome};
+use conformance::{decode_stream, every_option, load_dir, Case, Outcome};
 use httpspan::stream::MessageKind;
 use httpspan::{ErrorKind, Leniency};
 
@@ -173,54 +173,57 @@ fn escape_input(input: &[u8]) -> String {
     out
 }
 
-fn messages(n: usize) -> String {
-    match n {
-        1 => "1 message".into(),
-        n => format!("{n} messages"),
+/// How a peer's reading of a stream is written in a cell: the body length of each message it
+/// read, then how the stream ended.
+enum End<'a> {
+    /// Every byte was read into messages.
+    Closed,
+    /// The stream ended inside a message.
+    Incomplete,
+    /// Rejected with this error.
+    Reject(&'a str),
+}
+
+fn stream_cell(bodies: &[usize], end: End) -> String {
+    let accepted = (!bodies.is_empty()).then(|| {
+        let noun = if bodies.len() == 1 {
+            "message"
+        } else {
+            "messages"
+        };
+        let lengths: Vec<String> = bodies.iter().map(usize::to_string).collect();
+        format!("{} {noun}, body bytes {}", bodies.len(), lengths.join("+"))
+    });
+    match (end, accepted) {
+        (End::Reject(code), None) => format!("reject `{code}`"),
+        (End::Reject(code), Some(accepted)) => format!("{accepted}, then reject `{code}`"),
+        (End::Incomplete, None) => "incomplete".into(),
+        (End::Incomplete, Some(accepted)) => format!("{accepted}, then incomplete"),
+        (End::Closed, None) => "no message".into(),
+        (End::Closed, Some(accepted)) => accepted,
     }
 }
 
-/// httpspan's stream decoder on each row, with `adjust` applied to the case first (the default
-/// settings when it does nothing).
-fn httpspan_column(title: &str, adjust: fn(&mut Case)) -> Column {
+/// httpspan's stream decoder on each row, with the lenient options `lenient`.
+fn httpspan_column(title: &str, lenient: Leniency) -> Column {
     let cells = ROWS
         .iter()
         .map(|row| {
-            let mut case = Case {
-                id: row.what.into(),
-                kind: row.kind,
-                input: row.input.to_vec(),
-                request_methods: Vec::new(),
-                expect: Vec::new(),
-                lenient: Leniency::STRICT,
-            };
-            adjust(&mut case);
+            let case = Case::unnamed(row.kind, row.input, lenient);
             let outcomes = decode_stream(&case, &[]).expect("the decoder keeps its contract");
-            let bodies: Vec<String> = outcomes
+            let bodies: Vec<usize> = outcomes
                 .iter()
                 .filter_map(|o| match o {
-                    Outcome::Message(m) => Some(m.body.len().to_string()),
+                    Outcome::Message(m) => Some(m.body.len()),
                     _ => None,
                 })
                 .collect();
-            let accepted = if bodies.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    "{}, body bytes {}",
-                    messages(bodies.len()),
-                    bodies.join("+")
-                )
+            let end = match outcomes.last() {
+                Some(Outcome::Reject { code, .. }) => End::Reject(code),
+                Some(Outcome::Incomplete) => End::Incomplete,
+                _ => End::Closed,
             };
-            match outcomes.last() {
-                Some(Outcome::Reject { code, .. }) if bodies.is_empty() => {
-                    format!("reject `{code}`")
-                }
-                Some(Outcome::Reject { code, .. }) => format!("{accepted}, then reject `{code}`"),
-                Some(Outcome::Incomplete) if bodies.is_empty() => "incomplete".into(),
-                Some(Outcome::Incomplete) => format!("{accepted}, then incomplete"),
-                _ => accepted,
-            }
+            stream_cell(&bodies, end)
         })
         .collect();
     Column {
@@ -272,24 +275,17 @@ fn llhttp_column() -> Column {
             .results
             .iter()
             .map(|r| {
-                let bodies: Vec<String> = r
+                let bodies: Vec<usize> = r
                     .messages
                     .iter()
-                    .map(|m| peers::latin1(&m["body"]).len().to_string())
+                    .map(|m| peers::latin1(&m["body"]).len())
                     .collect();
-                let accepted = format!(
-                    "{}, body bytes {}",
-                    messages(bodies.len()),
-                    bodies.join("+")
-                );
-                match (r.end.as_str(), bodies.is_empty()) {
-                    ("error", true) => format!("reject `{}`", r.code),
-                    ("error", false) => format!("{accepted}, then reject `{}`", r.code),
-                    ("incomplete", true) => "incomplete".into(),
-                    ("incomplete", false) => format!("{accepted}, then incomplete"),
-                    (_, true) => "no message".into(),
-                    (_, false) => accepted,
-                }
+                let end = match r.end.as_str() {
+                    "error" => End::Reject(&r.code),
+                    "incomplete" => End::Incomplete,
+                    _ => End::Closed,
+                };
+                stream_cell(&bodies, end)
             })
             .collect(),
         Err(why) => {
@@ -306,13 +302,9 @@ fn llhttp_column() -> Column {
 /// The columns, left to right.
 fn columns() -> Vec<Column> {
     vec![
-        httpspan_column("httpspan", |_| {}),
+        httpspan_column("httpspan", Leniency::STRICT),
         // Every leniency option at once: what stays rejected however lenient a user makes it.
-        httpspan_column("httpspan, all lenient options", |case| {
-            for name in Leniency::NAMES {
-                case.lenient.enable(name);
-            }
-        }),
+        httpspan_column("httpspan, all lenient options", every_option()),
         httparse_column(),
         llhttp_column(),
     ]

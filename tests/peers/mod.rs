@@ -16,6 +16,7 @@
 use std::io::Write as _;
 use std::process::{Command, Stdio};
 
+use conformance::trim_ows as trim;
 use httpspan::stream::MessageKind;
 use httpspan::{ErrorKind, Request, Response, Status};
 use serde_json::Value;
@@ -52,17 +53,6 @@ pub enum HeadResult {
 
 /// Field slots for both parsers: the default of httpspan.
 pub const SLOTS: usize = 64;
-
-/// SP and HTAB trimmed from both ends.
-pub fn trim(mut v: &[u8]) -> &[u8] {
-    while let [b' ' | b'\t', rest @ ..] = v {
-        v = rest;
-    }
-    while let [rest @ .., b' ' | b'\t'] = v {
-        v = rest;
-    }
-    v
-}
 
 /// httparse's reading of the head at the start of `input`, with its default settings.
 pub fn httparse_head(kind: MessageKind, input: &[u8]) -> HeadResult {
@@ -614,7 +604,7 @@ pub fn rules_broken(kind: MessageKind, input: &[u8]) -> Vec<Rule> {
         add(Rule::StatusLine, !(plain_code && reason_ok));
     }
     let mut fields: Vec<(&[u8], &[u8])> = Vec::new();
-    for (i, line) in field_lines.iter().enumerate() {
+    for line in field_lines {
         if line[0] == b' ' || line[0] == b'\t' {
             add(Rule::ObsFold, true);
             continue;
@@ -629,7 +619,6 @@ pub fn rules_broken(kind: MessageKind, input: &[u8]) -> Vec<Rule> {
         add(Rule::FieldName, !is_token(bare_name));
         let value = &line[colon + 1..];
         add(Rule::FieldValue, !value.iter().all(|&b| is_value_byte(b)));
-        let _ = i;
         fields.push((bare_name, trim(value)));
     }
     let values = |name: &[u8]| -> Vec<&[u8]> {

@@ -31,6 +31,49 @@ pub struct Case {
     pub lenient: Leniency,
 }
 
+impl Case {
+    /// A case without id or expectations, for decoding an input that is not a vector (a
+    /// generated or fuzzed one): `input` as `kind` under `lenient`, responses answering GET.
+    pub fn unnamed(kind: MessageKind, input: &[u8], lenient: Leniency) -> Case {
+        Case {
+            id: String::new(),
+            kind,
+            input: input.to_vec(),
+            request_methods: Vec::new(),
+            expect: Vec::new(),
+            lenient,
+        }
+    }
+
+    /// The limits the case runs with: the defaults, with its lenient options on.
+    pub fn limits(&self) -> Limits {
+        let mut limits = Limits::DEFAULT;
+        limits.lenient = self.lenient;
+        limits
+    }
+}
+
+/// Every lenient option on at once.
+pub fn every_option() -> Leniency {
+    let mut lenient = Leniency::STRICT;
+    for name in Leniency::NAMES {
+        lenient.enable(name);
+    }
+    lenient
+}
+
+/// SP and HTAB trimmed from both ends, for the plain readings of field values that the
+/// differential test and the fuzz checks compare the parser with.
+pub fn trim_ows(mut v: &[u8]) -> &[u8] {
+    while let [b' ' | b'\t', rest @ ..] = v {
+        v = rest;
+    }
+    while let [rest @ .., b' ' | b'\t'] = v {
+        v = rest;
+    }
+    v
+}
+
 /// An expected outcome.
 #[derive(Debug, Clone)]
 pub enum Expected {
@@ -243,12 +286,10 @@ fn parse_case(line: &str) -> Result<Case, (Option<String>, String)> {
 /// Feeds `input` to a fresh decoder in pieces ending at `cuts` (sorted offsets), returning the
 /// outcomes, or a description of a protocol violation by the decoder.
 pub fn decode_stream(case: &Case, cuts: &[usize]) -> Result<Vec<Outcome>, String> {
-    let mut limits = Limits::DEFAULT;
-    limits.lenient = case.lenient;
     let mut decoder = Decoder::new(
         case.kind,
         vec![0u8; httpspan::stream::DEFAULT_BUFFER_LEN],
-        limits,
+        case.limits(),
     );
     let mut finals = 0;
     let method_for = |n: usize| case.request_methods.get(n).map_or(&b"GET"[..], |m| &m[..]);
@@ -418,6 +459,18 @@ pub const RANDOM_SPLITS: u64 = 4;
 
 /// Runs one case in every feeding mode; `Err` says what differed.
 pub fn run_case(case: &Case) -> Result<(), String> {
+    let splits = (0..RANDOM_SPLITS).map(|seed| random_cuts(&case.id, seed, case.input.len()));
+    let whole = decode_every_way(case, splits)?;
+    compare(case, &whole)
+}
+
+/// Decodes the case all at once, byte by byte and in the pieces each of `splits` cuts it
+/// into: the outcomes, which must be the same every way; `Err` says what differed, or the
+/// decoder's protocol violation.
+pub fn decode_every_way(
+    case: &Case,
+    splits: impl IntoIterator<Item = Vec<usize>>,
+) -> Result<Vec<Outcome>, String> {
     let whole = decode_stream(case, &[]).map_err(|e| format!("all at once: {e}"))?;
     let byte_cuts: Vec<usize> = (1..case.input.len()).collect();
     let bytewise = decode_stream(case, &byte_cuts).map_err(|e| format!("byte by byte: {e}"))?;
@@ -428,8 +481,7 @@ pub fn run_case(case: &Case) -> Result<(), String> {
             describe_all(&whole)
         ));
     }
-    for seed in 0..RANDOM_SPLITS {
-        let cuts = random_cuts(&case.id, seed, case.input.len());
+    for cuts in splits {
         let split = decode_stream(case, &cuts).map_err(|e| format!("split at {cuts:?}: {e}"))?;
         if split != whole {
             return Err(format!(
@@ -439,7 +491,7 @@ pub fn run_case(case: &Case) -> Result<(), String> {
             ));
         }
     }
-    compare(case, &whole)
+    Ok(whole)
 }
 
 fn compare(case: &Case, got: &[Outcome]) -> Result<(), String> {

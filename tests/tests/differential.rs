@@ -332,15 +332,15 @@ impl Summary {
     }
 
     fn explain(&mut self, kind: MessageKind, input: &[u8], rule: Option<Rule>, what: String) {
+        let broken = rules_broken(kind, input);
         match rule {
-            Some(rule) if rules_broken(kind, input).contains(&rule) => self.count(format!(
+            Some(rule) if broken.contains(&rule) => self.count(format!(
                 "httpspan stricter: {} ({})",
                 rule.label(),
                 rule.rfc()
             )),
             _ => self.unexplained.push(format!(
-                "{what}; rules broken: {:?}; input {}",
-                rules_broken(kind, input),
+                "{what}; rules broken: {broken:?}; input {}",
                 conformance::escape(input)
             )),
         }
@@ -416,18 +416,11 @@ fn httparse_differs_only_where_the_policy_is_stricter() {
     summary.finish("httparse 1.10", inputs.len());
 }
 
-/// httpspan's first outcome for a whole stream, through the conformance runner's decoder;
-/// `None` when the stream held no message (nothing, or only empty lines).
+/// httpspan's first outcome for a whole stream, through the conformance runner's decoder, with
+/// the default, strict policy the peers are compared with; `None` when the stream held no
+/// message (nothing, or only empty lines).
 fn httpspan_stream(kind: MessageKind, input: &[u8]) -> Option<Outcome> {
-    let case = Case {
-        id: String::new(),
-        kind,
-        input: input.to_vec(),
-        request_methods: Vec::new(),
-        expect: Vec::new(),
-        // The peers are compared with the default, strict policy.
-        lenient: httpspan::Leniency::STRICT,
-    };
+    let case = Case::unnamed(kind, input, httpspan::Leniency::STRICT);
     let outcomes = decode_stream(&case, &[]).expect("the decoder keeps its contract");
     outcomes.into_iter().next()
 }
@@ -473,6 +466,9 @@ fn llhttp_differs_only_where_a_rule_explains_it() {
                 conformance::escape(input)
             )
         };
+        let llhttp_rule = (theirs.end == "error")
+            .then(|| llhttp_rule(*kind, input, &theirs.code, &llhttp.methods))
+            .flatten();
         match (&ours, theirs.messages.first()) {
             (Some(Outcome::Message(m)), Some(t)) if same_head(*kind, m, t) => {
                 if m.body == peers::latin1(&t["body"]) {
@@ -493,12 +489,11 @@ fn llhttp_differs_only_where_a_rule_explains_it() {
             (Some(Outcome::Incomplete), None) if theirs.end == "incomplete" => {
                 summary.count("agree: both incomplete")
             }
-            (Some(Outcome::Message(_) | Outcome::Incomplete), None)
-                if theirs.end == "error"
-                    && llhttp_rule(*kind, input, &theirs.code, &llhttp.methods).is_some() =>
-            {
-                let rule = llhttp_rule(*kind, input, &theirs.code, &llhttp.methods);
-                summary.count(format!("llhttp stricter: {}", rule.unwrap_or_default()));
+            (Some(Outcome::Message(_) | Outcome::Incomplete), None) if llhttp_rule.is_some() => {
+                summary.count(format!(
+                    "llhttp stricter: {}",
+                    llhttp_rule.unwrap_or_default()
+                ));
             }
             (Some(Outcome::Incomplete), None)
                 if theirs.end == "error" && !input.ends_with(b"\n") =>

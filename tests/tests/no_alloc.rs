@@ -14,11 +14,10 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 use std::path::PathBuf;
 
-use conformance::{load_dir, Case};
+use conformance::{every_option, load_dir, Case};
 use httpspan::stream::{Decoder, Event, MessageKind, DEFAULT_BUFFER_LEN};
 use httpspan::{
-    Chunk, ChunkedDecoder, Error, KnownHeader, Leniency, Limits, Request, Response, Status,
-    Trailers,
+    Chunk, ChunkedDecoder, Error, KnownHeader, Limits, Request, Response, Status, Trailers,
 };
 
 /// Heap allocations made by this thread while `f` runs, and its result.
@@ -360,13 +359,12 @@ fn parsing_every_vector_allocates_nothing() {
     let mut buf = vec![0u8; DEFAULT_BUFFER_LEN];
     let mut failures = Vec::new();
     let mut all_options = Limits::DEFAULT;
-    for name in Leniency::NAMES {
-        all_options.lenient.enable(name);
-    }
+    all_options.lenient = every_option();
     for case in &cases {
-        let mut own = Limits::DEFAULT;
-        own.lenient = case.lenient;
-        for (limits, which) in [(own, "its options"), (all_options, "every option")] {
+        for (limits, which) in [
+            (case.limits(), "its options"),
+            (all_options, "every option"),
+        ] {
             let (head, ()) = count(|| first_head(case, &limits));
             let (whole, ()) = count(|| stream(case, &limits, &mut buf, case.input.len().max(1)));
             let (bytewise, ()) = count(|| stream(case, &limits, &mut buf, 1));

@@ -4,26 +4,20 @@
 
 use std::path::PathBuf;
 
-use conformance::{load_dir, Expected};
+use conformance::{load_dir, Case, Expected};
 use httpspan::stream::MessageKind;
-use httpspan::{Error, Leniency, Limits, Request, Response, Status};
+use httpspan::{Error, Request, Response, Status};
 
-/// Parses `buf` with a fresh parser of `kind`: the status, and `check_truncated` on the same
-/// buffer.
-fn parse_fresh(
-    kind: MessageKind,
-    lenient: Leniency,
-    buf: &[u8],
-) -> (Result<Status, Error>, Result<(), Error>) {
-    let mut limits = Limits::DEFAULT;
-    limits.lenient = lenient;
-    match kind {
+/// Parses `buf` with a fresh parser of the case's kind and limits: the status, and
+/// `check_truncated` on the same buffer.
+fn parse_fresh(case: &Case, buf: &[u8]) -> (Result<Status, Error>, Result<(), Error>) {
+    match case.kind {
         MessageKind::Request => {
-            let mut req = Request::with_limits(limits);
+            let mut req = Request::with_limits(case.limits());
             (req.parse(buf), req.check_truncated(buf))
         }
         MessageKind::Response => {
-            let mut res = Response::with_limits(limits);
+            let mut res = Response::with_limits(case.limits());
             (res.parse(buf), res.check_truncated(buf))
         }
     }
@@ -38,8 +32,7 @@ fn no_prefix_of_an_accepted_head_is_rejected() {
         if !matches!(case.expect.first(), Some(Expected::Message(_))) {
             continue;
         }
-        let Ok(Status::Complete { head_len }) = parse_fresh(case.kind, case.lenient, &case.input).0
-        else {
+        let Ok(Status::Complete { head_len }) = parse_fresh(&case, &case.input).0 else {
             panic!(
                 "{}: the first head of an accepted case does not parse",
                 case.id
@@ -48,7 +41,7 @@ fn no_prefix_of_an_accepted_head_is_rejected() {
         heads += 1;
         for end in 1..head_len {
             let prefix = &case.input[..end];
-            let (status, truncated) = parse_fresh(case.kind, case.lenient, prefix);
+            let (status, truncated) = parse_fresh(&case, prefix);
             assert_eq!(status, Ok(Status::Partial), "{} cut at {end}", case.id);
             assert_eq!(
                 truncated,

@@ -10,16 +10,21 @@ Cases use the `options` key, a project extension to FORMAT.md (README.md).
 """
 
 from common import M, add
+from model import OPTION_NAMES
 
 FILE = "lenient"
-ALL = ["bare_lf", "obs_fold", "space_before_colon", "request_line_spaces", "missing_host",
-       "duplicate_content_length", "unknown_version"]
+ALL = list(OPTION_NAMES)
 COUNTS = {}
+
+
+def group_of(options):
+    """The id group of a case: its first option, or `combined` when it turns on every one."""
+    return "combined" if len(options) == len(ALL) else options[0]
 
 
 def relaxed(options, name, kind, input, expect, why, request_method=None):
     """`input` is rejected strictly and gives `expect` with `options` on."""
-    group = "combined" if len(options) == len(ALL) else options[0]
+    group = group_of(options)
     base = "lenient/%s/%s" % (group, name)
     add(FILE, base + "/strict", kind, input, "reject", "strict: " + why, request_method=request_method)
     add(FILE, base, kind, input, expect, why, request_method=request_method, options=options)
@@ -28,7 +33,7 @@ def relaxed(options, name, kind, input, expect, why, request_method=None):
 
 def kept(options, name, kind, input, why, expect="reject", request_method=None):
     """What the options leave as it was (by default: rejected)."""
-    group = "combined" if len(options) == len(ALL) else options[0]
+    group = group_of(options)
     add(FILE, "lenient/%s/kept/%s" % (group, name), kind, input, expect, why,
         request_method=request_method, options=options)
     COUNTS[group] = COUNTS.get(group, 0) + 1

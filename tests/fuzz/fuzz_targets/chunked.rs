@@ -14,7 +14,11 @@ fuzz_target!(|body: &[u8]| {
         assert_eq!(bytewise, once, "byte by byte differs");
         let split = decode_chunked(body, cuts_from(body, 3).into_iter(), &limits);
         assert_eq!(split, once, "a split decode differs");
-        if let ChunkedOutcome::Done { data, trailer_start } = &once {
+        if let ChunkedOutcome::Done {
+            data,
+            trailer_start,
+        } = &once
+        {
             assert_eq!(reference_chunked(body), (data.clone(), *trailer_start));
             check_head(&body[*trailer_start..], Trailers::new);
         }

@@ -12,7 +12,10 @@ fuzz_target!(|data: &[u8]| {
         match (&get, &other) {
             (HeadOutcome::Complete(a), HeadOutcome::Complete(b)) => {
                 assert_eq!(a.fields, b.fields);
-                assert_eq!((a.status, a.start, a.head_len), (b.status, b.start, b.head_len));
+                assert_eq!(
+                    (a.status, a.start, a.head_len),
+                    (b.status, b.start, b.head_len)
+                );
             }
             _ => assert_eq!(get, other, "the method changed more than framing"),
         }

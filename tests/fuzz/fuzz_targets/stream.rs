@@ -3,9 +3,8 @@
 //! protocol violation (a range outside the input, NeedMore before the input is used up, no
 //! progress); error offsets inside the stream.
 //!
-//! Input: a config byte (bit 0: responses; bits 1-2: the method answered, GET, HEAD or
-//! CONNECT), a count byte k (mod 16), k piece lengths (one byte each, 0 read as 256), then the
-//! stream.
+//! Input: a config byte (responses or requests, the method answered, leniency options), a count
+//! byte, piece lengths, then the stream; `httpspan_fuzz::stream_input` gives the layout.
 #![no_main]
 
 use httpspan_fuzz::check_stream;

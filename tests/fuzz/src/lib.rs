@@ -15,6 +15,7 @@
 //!
 //! Panics (assertion failures) are what the fuzzer reports.
 
+use conformance::trim_ows;
 use httpspan::{
     Chunk, ChunkedDecoder, Error, ErrorKind, Field, Framing, KnownHeader, Limits, Request,
     Response, Span, Status, Trailers, Version,
@@ -166,7 +167,10 @@ impl<const N: usize> HeadParser for Request<N> {
         assert_eq!(head[method.end()], b' ');
         assert!(!target.is_empty() && head[target.end()] == b' ');
         let line_end = find_crlf(head, target.end()).expect("the request-line ends in CRLF");
-        assert!(matches!(&head[target.end() + 1..line_end], b"HTTP/1.1" | b"HTTP/1.0"));
+        assert!(matches!(
+            &head[target.end() + 1..line_end],
+            b"HTTP/1.1" | b"HTTP/1.0"
+        ));
         check_fields(self, head, line_end + 2, view);
         check_framing_fields(head, view, true);
         let host_lines = count_named(head, &view.fields, b"host");
@@ -280,7 +284,10 @@ fn check_fields<P: HeadParser>(parser: &P, head: &[u8], first_line: usize, view:
     for field in &view.fields {
         let name = field.name.as_bytes(head);
         let value = field.value.as_bytes(head);
-        assert_eq!(field.name.off as usize, line, "fields are in order, one per line");
+        assert_eq!(
+            field.name.off as usize, line,
+            "fields are in order, one per line"
+        );
         assert!(!name.is_empty() && name.iter().all(|&b| is_tchar(b)));
         assert_eq!(head[field.name.end()], b':');
         let line_end = find_crlf(head, line).expect("a field line ends in CRLF");
@@ -295,7 +302,9 @@ fn check_fields<P: HeadParser>(parser: &P, head: &[u8], first_line: usize, view:
         assert!(value.iter().all(|&b| b == b'\t' || b >= 0x20) && !value.contains(&0x7f));
         assert_eq!(field.known(), KnownHeader::from_name(name));
         assert_eq!(
-            field.known().map(|k| k.name().as_bytes().eq_ignore_ascii_case(name)),
+            field
+                .known()
+                .map(|k| k.name().as_bytes().eq_ignore_ascii_case(name)),
             field.known().map(|_| true)
         );
         let first = view
@@ -343,10 +352,7 @@ fn check_framing_fields(head: &[u8], view: &HeadView, request: bool) {
     let items = |v: &[&[u8]]| -> Vec<Vec<u8>> {
         v.iter()
             .flat_map(|v| v.split(|&b| b == b','))
-            .map(|i| {
-                let i = trim(i);
-                i.to_ascii_lowercase()
-            })
+            .map(|i| trim_ows(i).to_ascii_lowercase())
             .filter(|i| !i.is_empty())
             .collect()
     };
@@ -354,7 +360,11 @@ fn check_framing_fields(head: &[u8], view: &HeadView, request: bool) {
     assert!(te.iter().filter(|i| *i == b"chunked").count() <= 1);
     let chunked_last = te.last().is_some_and(|i| i == b"chunked");
     if !codings.is_empty() {
-        assert_eq!(view.version, Version::Http11, "no Transfer-Encoding in HTTP/1.0");
+        assert_eq!(
+            view.version,
+            Version::Http11,
+            "no Transfer-Encoding in HTTP/1.0"
+        );
         if request {
             assert!(chunked_last, "a request's last coding is chunked");
         }
@@ -381,22 +391,6 @@ fn check_framing_fields(head: &[u8], view: &HeadView, request: bool) {
     } else if view.keep_alive {
         assert!(by_fields);
     }
-}
-
-fn trim(mut v: &[u8]) -> &[u8] {
-    while let [first, rest @ ..] = v {
-        if !is_ws(*first) {
-            break;
-        }
-        v = rest;
-    }
-    while let [rest @ .., last] = v {
-        if !is_ws(*last) {
-            break;
-        }
-        v = rest;
-    }
-    v
 }
 
 /// One call of `parse` on `buf`, captured.
@@ -452,11 +446,17 @@ pub fn check_head<P: HeadParser>(data: &[u8], fresh: impl Fn() -> P) -> HeadOutc
             parser.check_complete(data, view);
         }
         HeadOutcome::Error { offset, .. } => {
-            assert!(*offset < data.len(), "error offset {offset} outside the input");
+            assert!(
+                *offset < data.len(),
+                "error offset {offset} outside the input"
+            );
         }
         HeadOutcome::Partial => {
             if let Err(e) = parser.check_truncated(data) {
-                assert!(e.offset() < data.len(), "truncation error outside the input");
+                assert!(
+                    e.offset() < data.len(),
+                    "truncation error outside the input"
+                );
             }
         }
     }
@@ -476,7 +476,10 @@ pub fn check_head<P: HeadParser>(data: &[u8], fresh: impl Fn() -> P) -> HeadOutc
         if outcome(&mut prefix, &data[..cut]) == HeadOutcome::Partial {
             if let Err(e) = prefix.check_truncated(&data[..cut]) {
                 assert!(e.offset() < cut);
-                assert!(rejected, "check_truncated rejected a prefix of {once:?}: {e:?}");
+                assert!(
+                    rejected,
+                    "check_truncated rejected a prefix of {once:?}: {e:?}"
+                );
             }
         }
     }
@@ -617,14 +620,8 @@ pub fn stream_input(data: &[u8]) -> Option<(conformance::Case, Vec<usize>)> {
             lenient.enable(name);
         }
     }
-    let case = conformance::Case {
-        id: String::new(),
-        kind,
-        input: input.to_vec(),
-        request_methods: vec![method.to_vec()],
-        expect: Vec::new(),
-        lenient,
-    };
+    let mut case = conformance::Case::unnamed(kind, input, lenient);
+    case.request_methods = vec![method.to_vec()];
     Some((case, cuts))
 }
 
@@ -633,17 +630,15 @@ pub fn check_stream(data: &[u8]) {
     let Some((case, cuts)) = stream_input(data) else {
         return;
     };
-    let once = conformance::decode_stream(&case, &[]).expect("all at once");
-    let split = conformance::decode_stream(&case, &cuts).expect("in pieces");
-    assert_eq!(split, once, "pieces at {cuts:?} differ from all at once");
-    let bytes: Vec<usize> = (1..case.input.len()).collect();
-    let bytewise = conformance::decode_stream(&case, &bytes).expect("byte by byte");
-    assert_eq!(bytewise, once, "byte by byte differs from all at once");
+    let once = conformance::decode_every_way(&case, [cuts]).unwrap_or_else(|e| panic!("{e}"));
     let mut body_bytes = 0;
     for outcome in &once {
         match outcome {
             conformance::Outcome::Reject { offset, .. } => {
-                assert!(*offset < case.input.len(), "error offset outside the stream")
+                assert!(
+                    *offset < case.input.len(),
+                    "error offset outside the stream"
+                )
             }
             conformance::Outcome::Message(m) => body_bytes += m.body.len(),
             conformance::Outcome::Incomplete => {}
