@@ -134,65 +134,64 @@ impl ChunkedDecoder {
                     }
                     return Ok((pos + take, Chunk::Data(pos..pos + take)));
                 }
-                State::DataCr => {
-                    // The common case: CRLF, then a plain chunk-size line.
-                    let after_crlf = (input.get(pos..pos + 2) == Some(b"\r\n"))
-                        .then(|| plain_size_line(input, pos + 2))
-                        .flatten();
-                    if let Some(line) = after_crlf {
-                        pos = self.data_start(line);
+                State::DataCr => match b {
+                    // The common case, CRLF: on to the next chunk-size line in one step, where
+                    // the plain-line shortcut of `State::Size` takes it.
+                    b'\r' if input.get(pos + 1) == Some(&b'\n') => {
+                        self.next_chunk();
+                        pos += 2;
                         continue;
                     }
-                    match b {
-                        b'\r' => self.state = State::DataLf,
-                        // The LF is taken as the whole line end: on to the next chunk-size line.
-                        b'\n' if bare_lf => self.next_chunk(),
-                        _ => return Err(Error::new(ErrorKind::MissingChunkCrlf, pos)),
-                    }
-                }
+                    b'\r' => self.state = State::DataLf,
+                    // The LF is taken as the whole line end: on to the next chunk-size line.
+                    b'\n' if bare_lf => self.next_chunk(),
+                    _ => return Err(Error::new(ErrorKind::MissingChunkCrlf, pos)),
+                },
                 State::DataLf => {
                     if b != b'\n' {
                         return Err(Error::new(ErrorKind::BareCr, pos));
                     }
                     self.next_chunk();
                 }
-                // The first chunk: a plain chunk-size line.
-                State::Size if self.digits == 0 && plain_size_line(input, pos).is_some() => {
-                    if let Some(line) = plain_size_line(input, pos) {
-                        pos = self.data_start(line);
-                    }
-                    continue;
-                }
-                State::Size => match hex_value(b) {
-                    Some(v) => {
-                        if self.digits == 16 {
-                            return Err(Error::new(ErrorKind::ChunkSizeTooLong, pos));
+                State::Size => {
+                    // At the start of a chunk-size line, the common case: a plain one, in one step.
+                    if self.digits == 0 {
+                        if let Some(line) = plain_size_line(input, pos) {
+                            pos = self.data_start(line);
+                            continue;
                         }
-                        self.digits += 1;
-                        self.remaining = self.remaining << 4 | u64::from(v);
                     }
-                    None if self.digits == 0 => {
-                        return Err(Error::new(ErrorKind::InvalidChunkSize, pos))
-                    }
-                    None => {
-                        self.ext_len = 0;
-                        match b {
-                            b'\r' => self.state = State::SizeLf,
-                            // The LF is taken as the whole line end, in state SizeLf.
-                            b'\n' if bare_lf => {
-                                self.state = State::SizeLf;
-                                continue;
+                    match hex_value(b) {
+                        Some(v) => {
+                            if self.digits == 16 {
+                                return Err(Error::new(ErrorKind::ChunkSizeTooLong, pos));
                             }
-                            b';' => self.state = State::ExtBeforeName,
-                            b' ' | b'\t' => self.state = State::SizeSpace,
-                            b'\n' => return Err(Error::new(ErrorKind::BareLf, pos)),
-                            _ => return Err(Error::new(ErrorKind::InvalidChunkSize, pos)),
+                            self.digits += 1;
+                            self.remaining = self.remaining << 4 | u64::from(v);
                         }
-                        if b != b'\r' {
-                            self.count_ext(1, pos, limits)?;
+                        None if self.digits == 0 => {
+                            return Err(Error::new(ErrorKind::InvalidChunkSize, pos))
+                        }
+                        None => {
+                            self.ext_len = 0;
+                            match b {
+                                b'\r' => self.state = State::SizeLf,
+                                // The LF is taken as the whole line end, in state SizeLf.
+                                b'\n' if bare_lf => {
+                                    self.state = State::SizeLf;
+                                    continue;
+                                }
+                                b';' => self.state = State::ExtBeforeName,
+                                b' ' | b'\t' => self.state = State::SizeSpace,
+                                b'\n' => return Err(Error::new(ErrorKind::BareLf, pos)),
+                                _ => return Err(Error::new(ErrorKind::InvalidChunkSize, pos)),
+                            }
+                            if b != b'\r' {
+                                self.count_ext(1, pos, limits)?;
+                            }
                         }
                     }
-                },
+                }
                 State::SizeLf => {
                     if b != b'\n' {
                         return Err(Error::new(ErrorKind::BareCr, pos));

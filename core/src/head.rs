@@ -123,7 +123,7 @@ impl<'a> Iterator for Unfolded<'a> {
         let fold_len = self
             .rest
             .iter()
-            .position(|&b| !(is_ws(b) || b == b'\r' || b == b'\n'))
+            .position(|&b| !syntax::is_folded_ws(b))
             .unwrap_or(self.rest.len());
         self.rest = &self.rest[fold_len..];
         Some(b" ")
@@ -722,7 +722,13 @@ impl<const N: usize> Head<N> {
             None => return Err(Error::new(ErrorKind::MissingColon, pos + colon)),
         }
         let folds = self.lenient.obs_fold;
-        let value_ws = |b: u8| is_ws(b) || (folds && (b == b'\r' || b == b'\n'));
+        let value_ws = |b: u8| {
+            if folds {
+                syntax::is_folded_ws(b)
+            } else {
+                is_ws(b)
+            }
+        };
         let mut value_start = colon + 1;
         while value_start < line.len() && value_ws(line[value_start]) {
             value_start += 1;
@@ -764,22 +770,19 @@ impl<const N: usize> Head<N> {
                         line,
                     ));
                 }
-                let seen = self.flags & flag::CONTENT_LENGTH != 0;
-                if !self.lenient.duplicate_content_length {
-                    if seen {
+                // The length of an earlier Content-Length line, which this one must repeat.
+                let seen = (self.flags & flag::CONTENT_LENGTH != 0).then_some(self.content_length);
+                self.content_length = if !self.lenient.duplicate_content_length {
+                    if seen.is_some() {
                         return Err(Error::new(ErrorKind::DuplicateContentLength, line));
                     }
-                    self.content_length = syntax::content_length(value).map_err(at)?;
+                    syntax::content_length(value).map_err(at)?
                 } else {
-                    let n = syntax::content_length_list(value).map_err(|e| match e {
+                    syntax::content_length_list(value, seen).map_err(|e| match e {
                         Some(e) => at(e),
                         None => Error::new(ErrorKind::DuplicateContentLength, line),
-                    })?;
-                    if seen && n != self.content_length {
-                        return Err(Error::new(ErrorKind::DuplicateContentLength, line));
-                    }
-                    self.content_length = n;
-                }
+                    })?
+                };
                 self.flags |= flag::CONTENT_LENGTH;
             }
             KnownHeader::TransferEncoding => {

@@ -357,6 +357,13 @@ mod tests {
 
     #[test]
     fn only_letters_fold() {
+        // The reference: a plain case-insensitive compare with every known name.
+        let plain = |name: &[u8]| {
+            KnownHeader::ALL
+                .iter()
+                .copied()
+                .find(|k| k.name().as_bytes().eq_ignore_ascii_case(name))
+        };
         // Setting bit 0x20 maps CR to '-' and 0x10..=0x19 to digits: those must not match.
         for name in [
             &b"content\rlength"[..],
@@ -364,12 +371,7 @@ mod tests {
             b"cONTENT-TYPE\x00",
             b"te",
         ] {
-            let found = KnownHeader::from_name(name);
-            let want = KnownHeader::ALL
-                .iter()
-                .copied()
-                .find(|k| k.name().as_bytes().eq_ignore_ascii_case(name));
-            assert_eq!(found, want, "{name:?}");
+            assert_eq!(KnownHeader::from_name(name), plain(name), "{name:?}");
         }
         // Every one-byte change of every name, in both cases, agrees with a plain compare.
         // Under Miri, every fifth name at its first byte (see `crate::tests::every_byte`).
@@ -383,11 +385,11 @@ mod tests {
                 for byte in crate::tests::every_byte() {
                     let mut changed = name.to_vec();
                     changed[at] = byte;
-                    let want = KnownHeader::ALL
-                        .iter()
-                        .copied()
-                        .find(|k| k.name().as_bytes().eq_ignore_ascii_case(&changed));
-                    assert_eq!(KnownHeader::from_name(&changed), want, "{changed:?}");
+                    assert_eq!(
+                        KnownHeader::from_name(&changed),
+                        plain(&changed),
+                        "{changed:?}"
+                    );
                 }
             }
         }

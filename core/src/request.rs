@@ -20,10 +20,7 @@ impl StartLine for RequestLine {
     fn parse(&mut self, line: &[u8], base: usize, lenient: &Leniency) -> Result<Version, Error> {
         let err = |kind, i: usize| Error::new(kind, base + i);
         // Extra SPs after a separating SP, with `request_line_spaces`.
-        let extra_sp = |from: usize| match lenient.request_line_spaces {
-            true => line[from..].iter().take_while(|&&b| b == b' ').count(),
-            false => 0,
-        };
+        let extra_sp = |from: usize| syntax::extra_sp(&line[from..], lenient.request_line_spaces);
         let method_len = scan::token_len(line);
         match line.get(method_len) {
             Some(b' ') if method_len > 0 => {}

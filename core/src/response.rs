@@ -25,13 +25,9 @@ impl StartLine for StatusLine {
         if version_len == line.len() {
             return Err(err(ErrorKind::InvalidStatusLine, version_len));
         }
-        let mut code_start = version_len + 1;
-        if lenient.request_line_spaces {
-            code_start += line[code_start..]
-                .iter()
-                .take_while(|&&b| b == b' ')
-                .count();
-        }
+        let code_start = version_len
+            + 1
+            + syntax::extra_sp(&line[version_len + 1..], lenient.request_line_spaces);
         let code = &line[code_start..];
         let mut status: u16 = 0;
         for i in 0..3 {

@@ -29,6 +29,15 @@ impl Version {
     }
 }
 
+/// The SPs at the start of `bytes` that follow a separating SP of a start line: none in strict
+/// mode, any number with [`Leniency::request_line_spaces`](crate::Leniency::request_line_spaces).
+pub(crate) fn extra_sp(bytes: &[u8], request_line_spaces: bool) -> usize {
+    match request_line_spaces {
+        true => bytes.iter().take_while(|&&b| b == b' ').count(),
+        false => 0,
+    }
+}
+
 /// Parses exactly `HTTP/1.0` or `HTTP/1.1`, and with `minor_above_1` also `HTTP/1.2` to
 /// `HTTP/1.9` as HTTP/1.1 ([`Leniency::unknown_version`](crate::Leniency::unknown_version)).
 /// Any other `HTTP/DIGIT.DIGIT` is unsupported (505); anything else is malformed, reported at
@@ -379,9 +388,13 @@ pub(crate) fn content_length(value: &[u8]) -> SyntaxResult<u64> {
 
 /// Content-Length as a comma list of equal numbers, for
 /// [`Leniency::duplicate_content_length`](crate::Leniency::duplicate_content_length):
-/// `1*DIGIT *( OWS "," OWS 1*DIGIT )`. `Err(None)` when two elements differ.
-pub(crate) fn content_length_list(value: &[u8]) -> Result<u64, Option<(ErrorKind, usize)>> {
-    let mut first = None;
+/// `1*DIGIT *( OWS "," OWS 1*DIGIT )`, every element equal to `seen` (the value of an earlier
+/// Content-Length line) if given. `Err(None)` when two values differ.
+pub(crate) fn content_length_list(
+    value: &[u8],
+    seen: Option<u64>,
+) -> Result<u64, Option<(ErrorKind, usize)>> {
+    let mut first = seen;
     let mut start = 0;
     for element in value.split(|&b| b == b',') {
         let (digits, lead) = trim_list_ws(element);
@@ -397,7 +410,7 @@ pub(crate) fn content_length_list(value: &[u8]) -> Result<u64, Option<(ErrorKind
 /// Whitespace in a field value: SP and HTAB, and the CR and LF of an obs-fold, which a value
 /// holds only with [`Leniency::obs_fold`](crate::Leniency::obs_fold). An obs-fold reads as
 /// SP, and every grammar here treats a run of whitespace as it treats one SP.
-fn is_list_ws(b: u8) -> bool {
+pub(crate) fn is_folded_ws(b: u8) -> bool {
     is_ws(b) || b == b'\r' || b == b'\n'
 }
 
@@ -405,7 +418,7 @@ fn is_list_ws(b: u8) -> bool {
 fn trim_list_ws(element: &[u8]) -> (&[u8], usize) {
     let lead = skip_ws(element);
     let rest = &element[lead..];
-    let trail = rest.iter().rev().take_while(|&&b| is_list_ws(b)).count();
+    let trail = rest.iter().rev().take_while(|&&b| is_folded_ws(b)).count();
     (&rest[..rest.len() - trail], lead)
 }
 
@@ -494,7 +507,7 @@ pub(crate) fn transfer_coding(item: &[u8]) -> SyntaxResult<&[u8]> {
 }
 
 fn skip_ws(bytes: &[u8]) -> usize {
-    bytes.iter().take_while(|&&b| is_list_ws(b)).count()
+    bytes.iter().take_while(|&&b| is_folded_ws(b)).count()
 }
 
 /// Length of the quoted-string at the start of `bytes` (RFC 9110 5.6.4), or `None`.
@@ -508,12 +521,12 @@ pub(crate) fn quoted_string(bytes: &[u8]) -> Option<usize> {
             b'"' => return Some(i + 1),
             b'\\' => {
                 let &next = bytes.get(i + 1)?;
-                if !(is(next, class::VALUE) || is_list_ws(next)) {
+                if !(is(next, class::VALUE) || is_folded_ws(next)) {
                     return None;
                 }
                 i += 2;
             }
-            b if is(b, class::QDTEXT) || is_list_ws(b) => i += 1,
+            b if is(b, class::QDTEXT) || is_folded_ws(b) => i += 1,
             _ => return None,
         }
     }

@@ -91,88 +91,11 @@ const fn build() -> [u8; 256] {
     t
 }
 
-/// The flags of every byte value, for compile-time use.
-const CLASS_TABLE: [u8; 256] = build();
+/// The flags of every byte value, for compile-time use (the SIMD kernels' nibble tables).
+pub(crate) const CLASS_TABLE: [u8; 256] = build();
 
 /// The flags of every byte value.
 pub(crate) static CLASS: [u8; 256] = CLASS_TABLE;
-
-#[cfg(all(
-    not(any(miri, httpspan_force_scalar)),
-    any(
-        target_arch = "x86_64",
-        all(target_arch = "aarch64", target_feature = "neon"),
-        all(target_arch = "wasm32", target_feature = "simd128")
-    )
-))]
-pub(crate) use nibble::{NibbleTables, TARGET_TABLES, TOKEN_TABLES, VALUE_TABLES};
-
-/// The classes in the form the SIMD kernels look them up, wherever some SIMD backend is compiled.
-#[cfg(all(
-    not(any(miri, httpspan_force_scalar)),
-    any(
-        target_arch = "x86_64",
-        all(target_arch = "aarch64", target_feature = "neon"),
-        all(target_arch = "wasm32", target_feature = "simd128")
-    )
-))]
-mod nibble {
-    use super::{CLASS_TABLE, TARGET, TOKEN, VALUE};
-
-    /// One byte class as two 16-entry tables for SIMD lookups: byte `b` is in the class exactly when
-    /// `low[b & 15] & high[b >> 4] != 0`.
-    ///
-    /// For a high nibble `h` below 8, `high[h]` is the bit `1 << h` and `low[l]` has that bit when
-    /// byte `h * 16 + l` is in the class. The bytes 0x80..=0xFF must be all in the class (their
-    /// `high` entries are 0xFF) or all outside it (0). [`nibble_tables`] checks at compile time that
-    /// the two lookups agree with [`CLASS`](super::CLASS) on every byte.
-    pub(crate) struct NibbleTables {
-        pub(crate) low: [u8; 16],
-        pub(crate) high: [u8; 16],
-    }
-
-    const fn nibble_tables(flag: u8) -> NibbleTables {
-        let mut tables = NibbleTables {
-            low: [0; 16],
-            high: [0; 16],
-        };
-        let mut h = 0;
-        while h < 16 {
-            tables.high[h] = if h < 8 {
-                1 << h
-            } else if CLASS_TABLE[h * 16] & flag != 0 {
-                0xff
-            } else {
-                0
-            };
-            h += 1;
-        }
-        let mut b = 0;
-        while b < 128 {
-            if CLASS_TABLE[b] & flag != 0 {
-                tables.low[b & 15] |= 1 << (b >> 4);
-            }
-            b += 1;
-        }
-        let mut b = 0;
-        while b < 256 {
-            let in_tables = tables.low[b & 15] & tables.high[b >> 4] != 0;
-            assert!(
-                in_tables == (CLASS_TABLE[b] & flag != 0),
-                "this class cannot be expressed as nibble tables"
-            );
-            b += 1;
-        }
-        tables
-    }
-
-    /// [`TOKEN`] as nibble tables.
-    pub(crate) static TOKEN_TABLES: NibbleTables = nibble_tables(TOKEN);
-    /// [`TARGET`] as nibble tables.
-    pub(crate) static TARGET_TABLES: NibbleTables = nibble_tables(TARGET);
-    /// [`VALUE`] as nibble tables.
-    pub(crate) static VALUE_TABLES: NibbleTables = nibble_tables(VALUE);
-}
 
 /// Whether `b` has any flag in `flags`.
 #[inline(always)]

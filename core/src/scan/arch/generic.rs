@@ -22,9 +22,63 @@
 //!    than setting up a vector.
 
 use super::vector::{MoveMask, Vector};
-use crate::scan::class::{NibbleTables, TARGET_TABLES, TOKEN_TABLES, VALUE_TABLES};
+use crate::scan::class::{CLASS_TABLE, TARGET, TOKEN, VALUE};
 use crate::scan::scalar::Scalar;
 use crate::scan::Kernels;
+
+/// One byte class as two 16-entry tables for SIMD lookups: byte `b` is in the class exactly when
+/// `low[b & 15] & high[b >> 4] != 0`.
+///
+/// For a high nibble `h` below 8, `high[h]` is the bit `1 << h` and `low[l]` has that bit when
+/// byte `h * 16 + l` is in the class. The bytes 0x80..=0xFF must be all in the class (their
+/// `high` entries are 0xFF) or all outside it (0). [`nibble_tables`] checks at compile time that
+/// the two lookups agree with [`CLASS`](crate::scan::class::CLASS) on every byte.
+pub(crate) struct NibbleTables {
+    pub(crate) low: [u8; 16],
+    pub(crate) high: [u8; 16],
+}
+
+const fn nibble_tables(flag: u8) -> NibbleTables {
+    let mut tables = NibbleTables {
+        low: [0; 16],
+        high: [0; 16],
+    };
+    let mut h = 0;
+    while h < 16 {
+        tables.high[h] = if h < 8 {
+            1 << h
+        } else if CLASS_TABLE[h * 16] & flag != 0 {
+            0xff
+        } else {
+            0
+        };
+        h += 1;
+    }
+    let mut b = 0;
+    while b < 128 {
+        if CLASS_TABLE[b] & flag != 0 {
+            tables.low[b & 15] |= 1 << (b >> 4);
+        }
+        b += 1;
+    }
+    let mut b = 0;
+    while b < 256 {
+        let in_tables = tables.low[b & 15] & tables.high[b >> 4] != 0;
+        assert!(
+            in_tables == (CLASS_TABLE[b] & flag != 0),
+            "this class cannot be expressed as nibble tables"
+        );
+        b += 1;
+    }
+    tables
+}
+
+/// [`TOKEN`] as nibble tables.
+static TOKEN_TABLES: NibbleTables = nibble_tables(TOKEN);
+/// [`TARGET`] as nibble tables.
+static TARGET_TABLES: NibbleTables = nibble_tables(TARGET);
+/// [`VALUE`] as nibble tables.
+static VALUE_TABLES: NibbleTables = nibble_tables(VALUE);
 
 /// What ends a run, as a vector operation on one block.
 pub(crate) trait Stops<V: Vector>: Copy {

@@ -22,25 +22,26 @@ use core::sync::atomic::{AtomicU8, Ordering};
 use super::scalar::Scalar;
 use super::{FieldRuns, Kernels, WithEngine};
 
-// The shared kernel code, wherever some SIMD backend is compiled.
-#[cfg(all(
-    not(any(miri, httpspan_force_scalar)),
-    any(
-        target_arch = "x86_64",
-        all(target_arch = "aarch64", target_feature = "neon"),
-        all(target_arch = "wasm32", target_feature = "simd128")
-    )
-))]
-mod generic;
-#[cfg(all(
-    not(any(miri, httpspan_force_scalar)),
-    any(
-        target_arch = "x86_64",
-        all(target_arch = "aarch64", target_feature = "neon"),
-        all(target_arch = "wasm32", target_feature = "simd128")
-    )
-))]
-mod vector;
+/// Items compiled wherever some SIMD backend is: one condition for all of them.
+macro_rules! with_some_simd_backend {
+    ($($item:item)*) => {$(
+        #[cfg(all(
+            not(any(miri, httpspan_force_scalar)),
+            any(
+                target_arch = "x86_64",
+                all(target_arch = "aarch64", target_feature = "neon"),
+                all(target_arch = "wasm32", target_feature = "simd128")
+            )
+        ))]
+        $item
+    )*};
+}
+
+// The shared kernel code (with the nibble tables of the byte classes) and its vector operations.
+with_some_simd_backend! {
+    mod generic;
+    mod vector;
+}
 
 #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
 mod x86_64;
