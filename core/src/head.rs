@@ -10,6 +10,7 @@
 use crate::error::{Error, ErrorKind};
 use crate::known::{KnownHeader, KNOWN_COUNT};
 use crate::limits::{Leniency, Limits};
+use crate::scan::blocks::FieldBlocks;
 use crate::scan::{self, class::is_ws, Engine, WithEngine};
 use crate::span::Span;
 use crate::syntax::{self, ListItems, Version};
@@ -210,6 +211,24 @@ pub(crate) trait StartLine: Clone {
     const KIND: HeadKind;
     /// Parses `line` (without its line end), which starts at `base` in the buffer.
     fn parse(&mut self, line: &[u8], base: usize, lenient: &Leniency) -> Result<Version, Error>;
+
+    /// The common shape of the line `buf[pos..cr]`, checked from the block masks: its version
+    /// if the line is valid in that shape, `None` for [`parse`](StartLine::parse) to decide.
+    /// The caller has found `cr` as the first byte from `pos` that is not a field-value byte,
+    /// and checked that it is a CR followed by LF.
+    ///
+    /// Everything it accepts, `parse` accepts with the same result under any [`Leniency`]:
+    /// the fast path only says yes.
+    #[inline(always)]
+    fn parse_common<E: Engine>(
+        &mut self,
+        _buf: &[u8],
+        _pos: usize,
+        _cr: usize,
+        _blocks: &mut FieldBlocks<'_, E>,
+    ) -> Option<Version> {
+        None
+    }
 }
 
 /// Trailer sections have no start line.
@@ -426,6 +445,8 @@ impl<const N: usize> Head<N> {
         start: &mut S,
         engine: E,
     ) -> Result<Status, Error> {
+        // Stage 1, lazily: blocks are classified as the walk below reaches them.
+        let mut blocks = FieldBlocks::new(engine, buf);
         loop {
             match self.phase {
                 Phase::Leading => {
@@ -459,6 +480,9 @@ impl<const N: usize> Head<N> {
                     }
                 }
                 Phase::StartLine => {
+                    if self.start_line_in_one_pass(buf, start, &mut blocks) {
+                        continue;
+                    }
                     let Some((end, next)) = self.find_line_end::<S, E>(buf, engine)? else {
                         return Ok(Status::Partial);
                     };
@@ -469,11 +493,8 @@ impl<const N: usize> Head<N> {
                 Phase::Fields => {
                     // An obs-fold can continue a line past its CRLF, which the one-pass check
                     // does not look for: with `obs_fold` every line takes the general path.
-                    if !self.lenient.obs_fold {
-                        if let Some(cr) = self.field_line_in_one_pass::<S, E>(buf, engine)? {
-                            self.next_line(cr + 2, Phase::Fields);
-                            continue;
-                        }
+                    if !self.lenient.obs_fold && self.fields_in_one_pass::<S, E>(buf, &mut blocks)? {
+                        continue;
                     }
                     let Some((end, next)) = self.find_line_end::<S, E>(buf, engine)? else {
                         return Ok(Status::Partial);
@@ -594,44 +615,107 @@ impl<const N: usize> Head<N> {
         Error::new(kind, self.limit_end as usize)
     }
 
-    /// The common case of a field line, in one pass over its bytes: a valid field line whose
-    /// CRLF is in the buffer is checked, stored, and its CR returned.
-    ///
-    /// The token run of the name stops at its colon, and the field-value run stops at the first
-    /// byte outside the value class, which for a valid line is the CR that ends it, so no
-    /// separate search for the line end is needed. Anything else (a line not yet complete, an
-    /// invalid byte, a limit reached, a resumed search) returns `Ok(None)` for the general path
-    /// (`find_line_end`, then `field_line`) to decide, after recording how far the line is known
-    /// to hold no CR, LF or NUL, so that those bytes are not searched twice.
+    /// The common case of a start line, from the block masks: a valid line of the usual shape
+    /// whose CRLF is in the buffer is parsed and `true` returned. Anything else returns `false`
+    /// for the general path (`find_line_end`, then [`StartLine::parse`]), after recording how
+    /// far the line is known to hold no CR, LF or NUL, so that those bytes are not searched
+    /// twice. Only a line's first attempt takes this path, so a line resumed many times is not
+    /// classified many times.
     #[inline(always)]
-    fn field_line_in_one_pass<S: StartLine, E: Engine>(
+    fn start_line_in_one_pass<S: StartLine, E: Engine>(
         &mut self,
         buf: &[u8],
-        engine: E,
-    ) -> Result<Option<usize>, Error> {
+        start: &mut S,
+        blocks: &mut FieldBlocks<'_, E>,
+    ) -> bool {
         let pos = self.line_start as usize;
-        if self.scan_from as usize != pos || self.lines >= self.max_lines {
-            return Ok(None);
+        if self.scan_from as usize != pos {
+            return false;
         }
         let end = buf.len().min(self.limit_end as usize);
-        let Some(rest) = buf.get(pos..end) else {
-            return Ok(None);
-        };
-        let runs = engine.field_runs(rest);
-        let (name_len, value_start, stop) = (runs.name_len, runs.value_start, runs.stop);
-        if name_len == 0 || !runs.has_colon() {
-            // Token bytes hold no CR, LF or NUL.
-            self.scan_from = (pos + name_len) as u32;
-            return Ok(None);
+        // Every byte of a valid start line is a field-value byte: the first that is not must
+        // be the CR.
+        let cr = blocks.next_not_value(pos);
+        if cr + 1 < end && buf[cr] == b'\r' && buf[cr + 1] == b'\n' {
+            if let Some(version) = start.parse_common(buf, pos, cr, blocks) {
+                self.version = version;
+                self.next_line(cr + 2, Phase::Fields);
+                return true;
+            }
         }
-        // The LF must lie inside `rest`, so inside the byte limit.
-        if rest.get(stop..stop + 2) != Some(b"\r\n") {
-            // Neither token bytes, nor whitespace, nor value bytes are CR, LF or NUL.
-            self.scan_from = (pos + stop) as u32;
-            return Ok(None);
+        // Field-value bytes are not CR, LF or NUL.
+        self.scan_from = cr.min(end) as u32;
+        false
+    }
+
+    /// The common case of field lines, from the block masks, line after line while they have
+    /// the usual shape:
+    ///
+    /// ```text
+    /// loop at pos, the start of a line:
+    ///     CR LF at pos: the head is complete
+    ///     colon = next non-tchar from pos        // must be ':' after a non-empty name
+    ///     skip one SP after the colon
+    ///     cr = next non-field-value byte         // must be CR, then LF, within the limit
+    ///     trim SP/HTAB around the value; store the field; pos = cr + 2
+    /// ```
+    ///
+    /// Each line that passes is checked in full: a name of `tchar`s, a colon, a value of
+    /// field-value bytes and CRLF is exactly a valid field line. The first line that does not
+    /// have this shape, or is incomplete, or meets a limit, is left to the general path
+    /// (`find_line_end`, then `field_line`), which finds the exact error and offset; `false`
+    /// then says so, after recording how far that line is known to hold no CR, LF or NUL. `true`
+    /// when the head's empty line was reached. Only a line's first attempt takes this path.
+    #[inline(always)]
+    fn fields_in_one_pass<S: StartLine, E: Engine>(
+        &mut self,
+        buf: &[u8],
+        blocks: &mut FieldBlocks<'_, E>,
+    ) -> Result<bool, Error> {
+        let mut pos = self.line_start as usize;
+        if self.scan_from as usize != pos {
+            return Ok(false);
         }
-        self.store_field::<S>(buf, pos, (name_len, value_start, runs.value_end))?;
-        Ok(Some(pos + stop))
+        let end = buf.len().min(self.limit_end as usize);
+        loop {
+            if pos + 1 < end && buf[pos] == b'\r' {
+                if buf[pos + 1] != b'\n' {
+                    return Ok(false);
+                }
+                self.check_complete::<S>(pos)?;
+                self.next_line(pos + 2, Phase::Done);
+                return Ok(true);
+            }
+            if self.lines >= self.max_lines {
+                return Ok(false);
+            }
+            let colon = blocks.next_not_token(pos);
+            if colon == pos || buf.get(colon) != Some(&b':') {
+                // Token bytes are not CR, LF or NUL.
+                self.scan_from = colon.min(end) as u32;
+                return Ok(false);
+            }
+            let mut value_start = colon + 1;
+            if buf.get(value_start) == Some(&b' ') {
+                value_start += 1;
+            }
+            let cr = blocks.next_not_value(value_start);
+            if cr + 1 >= end || buf[cr] != b'\r' || buf[cr + 1] != b'\n' {
+                // Neither token bytes, nor the colon, nor value bytes are CR, LF or NUL.
+                self.scan_from = cr.min(end) as u32;
+                return Ok(false);
+            }
+            while value_start < cr && is_ws(buf[value_start]) {
+                value_start += 1;
+            }
+            let mut value_end = cr;
+            while value_end > value_start && is_ws(buf[value_end - 1]) {
+                value_end -= 1;
+            }
+            self.store_field::<S>(buf, pos, (colon - pos, value_start - pos, value_end - pos))?;
+            pos = cr + 2;
+            self.next_line(pos, Phase::Fields);
+        }
     }
 
     /// Checks one field line, `buf[pos..end]`, applies what it means for framing and connection,

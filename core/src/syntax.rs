@@ -38,6 +38,19 @@ pub(crate) fn extra_sp(bytes: &[u8], request_line_spaces: bool) -> usize {
     }
 }
 
+/// `HTTP/1.1` or `HTTP/1.0`, compared as one word; `None` for anything else, which
+/// [`version`] judges.
+#[inline(always)]
+pub(crate) fn common_version(bytes: &[u8]) -> Option<Version> {
+    const HTTP11: u64 = u64::from_le_bytes(*b"HTTP/1.1");
+    const HTTP10: u64 = u64::from_le_bytes(*b"HTTP/1.0");
+    match u64::from_le_bytes(*bytes.first_chunk::<8>()?) {
+        HTTP11 if bytes.len() == 8 => Some(Version::Http11),
+        HTTP10 if bytes.len() == 8 => Some(Version::Http10),
+        _ => None,
+    }
+}
+
 /// Parses exactly `HTTP/1.0` or `HTTP/1.1`, and with `minor_above_1` also `HTTP/1.2` to
 /// `HTTP/1.9` as HTTP/1.1 ([`Leniency::unknown_version`](crate::Leniency::unknown_version)).
 /// Any other `HTTP/DIGIT.DIGIT` is unsupported (505); anything else is malformed, reported at
@@ -45,10 +58,8 @@ pub(crate) fn extra_sp(bytes: &[u8], request_line_spaces: bool) -> usize {
 pub(crate) fn version(bytes: &[u8], minor_above_1: bool) -> SyntaxResult<Version> {
     // The common cases in one compare each; anything else takes the byte-wise check below,
     // which finds the offending byte.
-    match bytes {
-        b"HTTP/1.1" => return Ok(Version::Http11),
-        b"HTTP/1.0" => return Ok(Version::Http10),
-        _ => {}
+    if let Some(version) = common_version(bytes) {
+        return Ok(version);
     }
     const SHAPE: &[u8; 8] = b"HTTP/0.0";
     for (i, &want) in SHAPE.iter().enumerate() {

@@ -6,6 +6,26 @@ use super::Kernels;
 /// Table-driven kernels, one byte at a time.
 pub(crate) struct Scalar;
 
+impl Scalar {
+    /// Stage 1 for one block, a byte at a time: for each of the class flags, bit `i` set where
+    /// byte `at + i` lacks it, and every bit past the end of `bytes`. The reference that each
+    /// SIMD classifier must match bit for bit.
+    #[inline]
+    pub(crate) fn classify<const K: usize>(bytes: &[u8], at: usize, flags: [u8; K]) -> [u64; K] {
+        let mut masks = [u64::MAX; K];
+        let block = bytes.get(at..).unwrap_or(&[]);
+        for (i, &b) in block.iter().take(64).enumerate() {
+            let class = CLASS[b as usize];
+            for c in 0..K {
+                if class & flags[c] != 0 {
+                    masks[c] &= !(1 << i);
+                }
+            }
+        }
+        masks
+    }
+}
+
 /// Length of the leading run of bytes that have `flag`, or (with `want = false`) that lack it.
 #[inline(always)]
 fn run(bytes: &[u8], flag: u8, want: bool) -> usize {
@@ -34,5 +54,15 @@ impl Kernels for Scalar {
     #[inline]
     fn field_value_len(bytes: &[u8]) -> usize {
         run(bytes, VALUE, true)
+    }
+
+    #[inline]
+    fn classify_fields(bytes: &[u8], at: usize) -> [u64; 2] {
+        Scalar::classify(bytes, at, [TOKEN, VALUE])
+    }
+
+    #[inline]
+    fn classify_target(bytes: &[u8], at: usize) -> [u64; 1] {
+        Scalar::classify(bytes, at, [TARGET])
     }
 }
