@@ -8,7 +8,7 @@
 //! leaves the state as it was and a repeated call fails the same way.
 
 use crate::error::{Error, ErrorKind};
-use crate::known::{KnownHeader, KNOWN_COUNT};
+use crate::known::{Folded, KnownHeader, KNOWN_COUNT};
 use crate::limits::{Leniency, Limits};
 use crate::scan::blocks::FieldBlocks;
 use crate::scan::{self, class::is_ws, Engine, WithEngine};
@@ -129,6 +129,12 @@ impl<'a> Iterator for Unfolded<'a> {
         self.rest = &self.rest[fold_len..];
         Some(b" ")
     }
+}
+
+/// How many SP and HTAB end `bytes`.
+#[inline]
+fn trailing_ws(bytes: &[u8]) -> usize {
+    bytes.iter().rev().take_while(|&&b| is_ws(b)).count()
 }
 
 /// The methods that requests, responses and trailer sections share, delegating to their
@@ -270,6 +276,11 @@ const _: () = assert!(
         && KnownHeader::ContentLength as u8 <= LAST_WITH_SEMANTICS as u8
         && KnownHeader::TransferEncoding as u8 <= LAST_WITH_SEMANTICS as u8
 );
+
+/// The values the parser compares list items with, case-insensitively.
+const CHUNKED: Folded = Folded::of(b"chunked");
+const CLOSE: Folded = Folded::of(b"close");
+const KEEP_ALIVE: Folded = Folded::of(b"keep-alive");
 
 /// No line is waiting for a field slot.
 const NO_OFFSET: u32 = u32::MAX;
@@ -493,7 +504,9 @@ impl<const N: usize> Head<N> {
                 Phase::Fields => {
                     // An obs-fold can continue a line past its CRLF, which the one-pass check
                     // does not look for: with `obs_fold` every line takes the general path.
-                    if !self.lenient.obs_fold && self.fields_in_one_pass::<S, E>(buf, &mut blocks)? {
+                    if !self.lenient.obs_fold
+                        && self.fields_in_one_pass::<S, E>(buf, &mut blocks)?
+                    {
                         continue;
                     }
                     let Some((end, next)) = self.find_line_end::<S, E>(buf, engine)? else {
@@ -676,42 +689,47 @@ impl<const N: usize> Head<N> {
         if self.scan_from as usize != pos {
             return Ok(false);
         }
-        let end = buf.len().min(self.limit_end as usize);
+        // The bytes the head may occupy: a line is accepted only if its LF is among them.
+        let head = &buf[..buf.len().min(self.limit_end as usize)];
         loop {
-            if pos + 1 < end && buf[pos] == b'\r' {
-                if buf[pos + 1] != b'\n' {
-                    return Ok(false);
+            match head.get(pos..pos + 2) {
+                Some(b"\r\n") => {
+                    self.check_complete::<S>(pos)?;
+                    self.next_line(pos + 2, Phase::Done);
+                    return Ok(true);
                 }
-                self.check_complete::<S>(pos)?;
-                self.next_line(pos + 2, Phase::Done);
-                return Ok(true);
+                Some([b'\r', _]) => return Ok(false),
+                _ => {}
             }
             if self.lines >= self.max_lines {
                 return Ok(false);
             }
             let colon = blocks.next_not_token(pos);
-            if colon == pos || buf.get(colon) != Some(&b':') {
+            if colon == pos || head.get(colon) != Some(&b':') {
                 // Token bytes are not CR, LF or NUL.
-                self.scan_from = colon.min(end) as u32;
+                self.scan_from = colon.min(head.len()) as u32;
                 return Ok(false);
             }
             let mut value_start = colon + 1;
-            if buf.get(value_start) == Some(&b' ') {
+            if head.get(value_start) == Some(&b' ') {
                 value_start += 1;
             }
             let cr = blocks.next_not_value(value_start);
-            if cr + 1 >= end || buf[cr] != b'\r' || buf[cr + 1] != b'\n' {
+            if head.get(cr..cr + 2) != Some(b"\r\n") {
                 // Neither token bytes, nor the colon, nor value bytes are CR, LF or NUL.
-                self.scan_from = cr.min(end) as u32;
+                self.scan_from = cr.min(head.len()) as u32;
                 return Ok(false);
             }
-            while value_start < cr && is_ws(buf[value_start]) {
-                value_start += 1;
-            }
-            let mut value_end = cr;
-            while value_end > value_start && is_ws(buf[value_end - 1]) {
-                value_end -= 1;
-            }
+            // More whitespace around the value than the one SP after the colon is rare.
+            let value = &head[value_start..cr];
+            let (value_start, value_end) = match value {
+                [first, ..] if is_ws(*first) => {
+                    let lead = value.iter().take_while(|&&b| is_ws(b)).count();
+                    (value_start + lead, cr - trailing_ws(&value[lead..]))
+                }
+                [.., last] if is_ws(*last) => (value_start, cr - trailing_ws(value)),
+                _ => (value_start, cr),
+            };
             self.store_field::<S>(buf, pos, (colon - pos, value_start - pos, value_end - pos))?;
             pos = cr + 2;
             self.next_line(pos, Phase::Fields);
@@ -879,6 +897,12 @@ impl<const N: usize> Head<N> {
                 if self.version == Version::Http10 {
                     return Err(Error::new(ErrorKind::TransferEncodingInHttp10, line));
                 }
+                // The common case: exactly `chunked`, the first Transfer-Encoding line.
+                if self.flags & flag::TRANSFER_ENCODING == 0 && CHUNKED.matches(value) {
+                    self.flags |= flag::TRANSFER_ENCODING | flag::CHUNKED_SEEN | flag::CHUNKED_LAST;
+                    self.te_line = line as u16;
+                    return Ok(());
+                }
                 let mut flags = self.flags | flag::TRANSFER_ENCODING;
                 for (item, off) in ListItems::new(value) {
                     let coding =
@@ -904,14 +928,20 @@ impl<const N: usize> Head<N> {
             }
             KnownHeader::Connection => {
                 let option = |item: &[u8]| {
-                    if item.eq_ignore_ascii_case(b"close") {
+                    if CLOSE.matches(item) {
                         flag::CLOSE
-                    } else if item.eq_ignore_ascii_case(b"keep-alive") {
+                    } else if KEEP_ALIVE.matches(item) {
                         flag::KEEP_ALIVE
                     } else {
                         0
                     }
                 };
+                // The commonest values whole: each is one token, the list's only item.
+                let common = option(value);
+                if common != 0 {
+                    self.flags |= common;
+                    return Ok(());
+                }
                 // The common case: one token (no comma, no whitespace), the list's only item;
                 // an empty value has none and a token is never empty.
                 if scan::token_len(value) == value.len() {

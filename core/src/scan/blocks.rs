@@ -20,6 +20,10 @@
 
 use super::Engine;
 
+/// The start of no block: every offset of a buffer lies 64 bytes or more past it (wrapping), so
+/// the first search classifies.
+const NO_BLOCK: usize = usize::MAX - 63;
+
 /// Which mask of [`FieldBlocks`] a search reads.
 #[derive(Clone, Copy)]
 enum FieldClass {
@@ -31,7 +35,7 @@ enum FieldClass {
 pub(crate) struct FieldBlocks<'a, E> {
     buf: &'a [u8],
     engine: E,
-    /// Where the cached block starts; `usize::MAX` before the first, which no search can hit.
+    /// Where the cached block starts; [`NO_BLOCK`] before the first.
     at: usize,
     /// The cached block's masks: not a `tchar`, not a field-value byte.
     masks: [u64; 2],
@@ -44,7 +48,7 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
         FieldBlocks {
             buf,
             engine,
-            at: usize::MAX,
+            at: NO_BLOCK,
             masks: [0; 2],
         }
     }

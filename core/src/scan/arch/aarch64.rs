@@ -25,10 +25,6 @@ impl MoveMask for NeonMask {
         (self.0.trailing_zeros() / 4) as usize
     }
 
-
-
-
-
     #[inline(always)]
     fn to_bits(self) -> u64 {
         // Each byte's nibble is 0 or 0xF: keep one bit of each and pack them together, halving

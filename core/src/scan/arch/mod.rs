@@ -470,7 +470,9 @@ mod tests {
     /// Buffer lengths for the classifiers: under 16 bytes (scalar), under 64 (16-byte loads, the
     /// last overlapping), and longer ones whose last block is cut short (the 64 bytes that end
     /// the buffer, shifted), around every vector width.
-    const CLASSIFY_LENGTHS: [usize; 16] = [1, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 95, 96, 127, 128, 150];
+    const CLASSIFY_LENGTHS: [usize; 16] = [
+        1, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 95, 96, 127, 128, 150,
+    ];
 
     #[test]
     #[cfg_attr(
@@ -525,9 +527,21 @@ mod tests {
                     Some(&b) => kernel(SCALAR, &[b]) == 0,
                     None => true,
                 };
-                assert_eq!(not_token >> i & 1 == 1, want(Backend::token_len), "{at}+{i}");
-                assert_eq!(not_value >> i & 1 == 1, want(Backend::field_value_len), "{at}+{i}");
-                assert_eq!(not_target >> i & 1 == 1, want(Backend::target_len), "{at}+{i}");
+                assert_eq!(
+                    not_token >> i & 1 == 1,
+                    want(Backend::token_len),
+                    "{at}+{i}"
+                );
+                assert_eq!(
+                    not_value >> i & 1 == 1,
+                    want(Backend::field_value_len),
+                    "{at}+{i}"
+                );
+                assert_eq!(
+                    not_target >> i & 1 == 1,
+                    want(Backend::target_len),
+                    "{at}+{i}"
+                );
             }
         }
     }
