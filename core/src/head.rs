@@ -10,8 +10,8 @@
 use crate::error::{Error, ErrorKind};
 use crate::known::{Folded, KnownHeader, KNOWN_COUNT};
 use crate::limits::{Leniency, Limits};
-use crate::scan::blocks::FieldBlocks;
-use crate::scan::{self, class::is_ws, Engine, WithEngine};
+use crate::scan::blocks::{self, FieldBlocks};
+use crate::scan::{self, class::is_ws, Engine, PieceClass, WithEngine};
 use crate::span::Span;
 use crate::syntax::{self, ListItems, Version};
 
@@ -666,11 +666,12 @@ impl<const N: usize> Head<N> {
     ///
     /// ```text
     /// loop at pos, the start of a line:
-    ///     CR LF at pos: the head is complete
-    ///     colon = next non-tchar from pos        // must be ':' after a non-empty name
+    ///     colon = next non-tchar from pos
+    ///     colon == pos: CR LF ends the head; anything else is not the usual shape
+    ///     must be ':' after the name
     ///     skip one SP after the colon
     ///     cr = next non-field-value byte         // must be CR, then LF, within the limit
-    ///     trim SP/HTAB around the value; store the field; pos = cr + 2
+    ///     trim SP/HTAB around the value; look the name up; store the field; pos = cr + 2
     /// ```
     ///
     /// Each line that passes is checked in full: a name of `tchar`s, a colon, a value of
@@ -679,6 +680,9 @@ impl<const N: usize> Head<N> {
     /// (`find_line_end`, then `field_line`), which finds the exact error and offset; `false`
     /// then says so, after recording how far that line is known to hold no CR, LF or NUL. `true`
     /// when the head's empty line was reached. Only a line's first attempt takes this path.
+    ///
+    /// The line and slot counts live in locals and are written back once, at the exit: little
+    /// state is written per line.
     #[inline(always)]
     fn fields_in_one_pass<S: StartLine, E: Engine>(
         &mut self,
@@ -691,34 +695,26 @@ impl<const N: usize> Head<N> {
         }
         // The bytes the head may occupy: a line is accepted only if its LF is among them.
         let head = &buf[..buf.len().min(self.limit_end as usize)];
-        loop {
-            match head.get(pos..pos + 2) {
-                Some(b"\r\n") => {
-                    self.check_complete::<S>(pos)?;
-                    self.next_line(pos + 2, Phase::Done);
-                    return Ok(true);
-                }
-                Some([b'\r', _]) => return Ok(false),
-                _ => {}
-            }
-            if self.lines >= self.max_lines {
-                return Ok(false);
-            }
+        let (mut lines, mut stored) = (self.lines, self.stored as usize);
+        // How far the first line not accepted is known to hold no CR, LF or NUL.
+        let mut clean_to = pos;
+        let outcome = loop {
             let colon = blocks.next_not_token(pos);
-            if colon == pos || head.get(colon) != Some(&b':') {
-                // Token bytes are not CR, LF or NUL.
-                self.scan_from = colon.min(head.len()) as u32;
-                return Ok(false);
+            if colon == pos {
+                break Ok(head.get(pos..pos + 2) == Some(b"\r\n"));
             }
-            let mut value_start = colon + 1;
-            if head.get(value_start) == Some(&b' ') {
-                value_start += 1;
+            // Token bytes are not CR, LF or NUL.
+            clean_to = colon;
+            if head.get(colon) != Some(&b':') || lines >= self.max_lines {
+                break Ok(false);
             }
+            let after_colon = colon + 1;
+            let value_start = after_colon + usize::from(head.get(after_colon) == Some(&b' '));
             let cr = blocks.next_not_value(value_start);
             if head.get(cr..cr + 2) != Some(b"\r\n") {
-                // Neither token bytes, nor the colon, nor value bytes are CR, LF or NUL.
-                self.scan_from = cr.min(head.len()) as u32;
-                return Ok(false);
+                // Neither the colon nor value bytes are CR, LF or NUL.
+                clean_to = cr;
+                break Ok(false);
             }
             // More whitespace around the value than the one SP after the colon is rare.
             let value = &head[value_start..cr];
@@ -730,9 +726,70 @@ impl<const N: usize> Head<N> {
                 [.., last] if is_ws(*last) => (value_start, cr - trailing_ws(value)),
                 _ => (value_start, cr),
             };
-            self.store_field::<S>(buf, pos, (colon - pos, value_start - pos, value_end - pos))?;
+            let known = KnownHeader::id_of_name(&head[pos..colon]);
+            if known <= LAST_WITH_SEMANTICS as u8 && S::KIND != HeadKind::Trailers {
+                // A Host value of a reg-name and a port is checked here, from a mask of its
+                // bytes; any other goes through `syntax::host`.
+                let host_checked = S::KIND == HeadKind::Request
+                    && known == KnownHeader::Host as u8
+                    && value_start < value_end
+                    && syntax::host_of_reg_name(
+                        &head[value_start..value_end],
+                        blocks::next_outside_piece(
+                            blocks.engine(),
+                            head,
+                            value_start,
+                            PieceClass::RegName,
+                        ) - value_start,
+                    );
+                if let Err(e) = self.field_semantics::<S>(
+                    KnownHeader::ALL[known as usize],
+                    &head[value_start..value_end],
+                    pos,
+                    value_start,
+                    host_checked,
+                ) {
+                    break Err(e);
+                }
+            }
+            lines += 1;
+            let field = Field {
+                name: Span::from_range(pos, colon),
+                value: Span::from_range(value_start, value_end),
+                known,
+            };
+            self.store_in_slot(stored, field, pos);
+            stored += usize::from(stored < N);
             pos = cr + 2;
-            self.next_line(pos, Phase::Fields);
+            clean_to = pos;
+        };
+        self.lines = lines;
+        self.stored = stored as u16;
+        self.line_start = pos as u32;
+        self.scan_from = clean_to.min(head.len()) as u32;
+        if outcome? {
+            self.check_complete::<S>(pos)?;
+            self.next_line(pos + 2, Phase::Done);
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// Stores a checked field line, starting at `pos`, in `slot` (the next free one), and
+    /// indexes its known header if it is the first of its name; with no slot left, remembers
+    /// the first line that found none. The caller counts the slot.
+    #[inline(always)]
+    fn store_in_slot(&mut self, slot: usize, field: Field, pos: usize) {
+        if let Some(entry) = self.fields.get_mut(slot) {
+            *entry = field;
+            let known = field.known as usize;
+            if known < KNOWN_COUNT && self.present & (1 << known) == 0 {
+                self.present |= 1 << known;
+                self.index[known] = slot as u8;
+                self.values[known] = field.value;
+            }
+        } else if self.first_unstored == NO_OFFSET {
+            self.first_unstored = pos as u32;
         }
     }
 
@@ -745,7 +802,8 @@ impl<const N: usize> Head<N> {
         end: usize,
     ) -> Result<(), Error> {
         let parts = self.field_parts::<S>(&buf[pos..end], pos)?;
-        self.store_field::<S>(buf, pos, parts)
+        let known = KnownHeader::id_of_name(&buf[pos..pos + parts.0]);
+        self.store_field::<S>(buf, pos, parts, known, false)
     }
 
     /// Applies what a checked field line means for framing and connection, and stores it. `parts`
@@ -756,39 +814,31 @@ impl<const N: usize> Head<N> {
         buf: &[u8],
         pos: usize,
         (name_len, value_start, value_end): (usize, usize, usize),
+        known: u8,
+        host_checked: bool,
     ) -> Result<(), Error> {
         let line = &buf[pos..];
         // With obs-folds, the value holds the raw line breaks; the semantics read each fold as
         // whitespace, which is what `unfold` presents.
-        let known = KnownHeader::id_of_name(&line[..name_len]);
         if known <= LAST_WITH_SEMANTICS as u8 && S::KIND != HeadKind::Trailers {
             self.field_semantics::<S>(
                 KnownHeader::ALL[known as usize],
                 &line[value_start..value_end],
                 pos,
                 pos + value_start,
+                host_checked,
             )?;
         }
 
         self.lines += 1;
+        let field = Field {
+            name: Span::from_range(pos, pos + name_len),
+            value: Span::from_range(pos + value_start, pos + value_end),
+            known,
+        };
         let slot = self.stored as usize;
-        if slot < N {
-            self.fields[slot] = Field {
-                name: Span::from_range(pos, pos + name_len),
-                value: Span::from_range(pos + value_start, pos + value_end),
-                known,
-            };
-            if let Some(bit) = 1u64.checked_shl(known as u32) {
-                if self.present & bit == 0 {
-                    self.present |= bit;
-                    self.index[known as usize] = slot as u8;
-                    self.values[known as usize] = self.fields[slot].value;
-                }
-            }
-            self.stored += 1;
-        } else if self.first_unstored == NO_OFFSET {
-            self.first_unstored = pos as u32;
-        }
+        self.store_in_slot(slot, field, pos);
+        self.stored += u16::from(slot < N);
         Ok(())
     }
 
@@ -862,6 +912,7 @@ impl<const N: usize> Head<N> {
         value: &[u8],
         line: usize,
         value_pos: usize,
+        host_checked: bool,
     ) -> Result<(), Error> {
         let at = |(kind, i): (ErrorKind, usize)| Error::new(kind, value_pos + i);
         match known {
@@ -964,7 +1015,9 @@ impl<const N: usize> Head<N> {
                 if self.flags & flag::HOST != 0 {
                     return Err(Error::new(ErrorKind::DuplicateHost, line));
                 }
-                syntax::host(value).map_err(at)?;
+                if !host_checked {
+                    syntax::host(value).map_err(at)?;
+                }
                 self.flags |= flag::HOST;
             }
             _ => {}

@@ -357,6 +357,21 @@ fn ipv4(bytes: &[u8]) -> bool {
     octets == 4
 }
 
+/// Whether a non-empty Host value is a reg-name without percent-encodings and an optional
+/// port, given `reg_name_len`, the length of its leading run of `unreserved / sub-delims`
+/// bytes (from a mask): the common shape, which [`host`] accepts too. `false` sends the value
+/// to [`host`], which decides.
+#[inline(always)]
+pub(crate) fn host_of_reg_name(value: &[u8], reg_name_len: usize) -> bool {
+    match value.get(reg_name_len..) {
+        Some([]) => true,
+        Some([b':', port @ ..]) => {
+            reg_name_len > 0 && port.len() <= 5 && port.iter().all(u8::is_ascii_digit)
+        }
+        _ => false,
+    }
+}
+
 /// A Host value: empty, or `uri-host [ ":" port ]` (RFC 9112 3.2, RFC 3986 3.2.2).
 pub(crate) fn host(value: &[u8]) -> SyntaxResult<()> {
     if value.is_empty() {

@@ -18,7 +18,7 @@
 //! search stops at the end at the latest and the caller tells "incomplete" from "invalid" by
 //! comparing with the length.
 
-use super::Engine;
+use super::{Engine, PieceClass};
 
 /// The start of no block: every offset of a buffer lies 64 bytes or more past it (wrapping), so
 /// the first search classifies.
@@ -95,16 +95,21 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
     }
 }
 
-/// The first byte of `buf` at or after `from` outside the request-target class (see
-/// [`Kernels::target_len`](super::Kernels::target_len)): `buf.len()` or past it if there is
-/// none. A request-line has one target, so its blocks are not cached.
+/// The first byte of `buf` at or after `from` outside `class`: `buf.len()` or past it if there
+/// is none. A line has one piece of each such class (a request-target, a Host value), so its
+/// blocks are not cached.
 #[inline(always)]
-pub(crate) fn next_not_target<E: Engine>(engine: E, buf: &[u8], mut from: usize) -> usize {
+pub(crate) fn next_outside_piece<E: Engine>(
+    engine: E,
+    buf: &[u8],
+    mut from: usize,
+    class: PieceClass,
+) -> usize {
     loop {
         if from >= buf.len() {
             return buf.len();
         }
-        let bits = engine.target_block(buf, from);
+        let bits = engine.piece_block(buf, from, class);
         #[cfg(test)]
         super::counter::add_block(buf.len(), from);
         if bits != 0 {

@@ -33,12 +33,32 @@ pub(crate) trait Kernels {
     /// set where byte `at + i` is not a `tchar`, of the second where it is not a field-value
     /// byte, and both bits set for every byte past the end of `bytes`.
     fn classify_fields(bytes: &[u8], at: usize) -> [u64; 2];
-    /// Like [`classify_fields`](Kernels::classify_fields), for the request-target class of
-    /// [`target_len`](Kernels::target_len).
-    fn classify_target(bytes: &[u8], at: usize) -> [u64; 1];
+    /// Like [`classify_fields`](Kernels::classify_fields), for one [`PieceClass`]: bit `i` set
+    /// where byte `at + i` is outside it.
+    fn classify_piece(bytes: &[u8], at: usize, class: PieceClass) -> u64;
 }
 
 pub(crate) mod blocks;
+
+/// A byte class that stage 2 asks about for one piece of a line (a request-target, a Host
+/// value), classified when that piece is read rather than in every block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PieceClass {
+    /// The request-target bytes of [`Kernels::target_len`].
+    Target,
+    /// The bytes of a reg-name but its percent-encodings: `unreserved / sub-delims`.
+    RegName,
+}
+
+impl PieceClass {
+    /// The class as its flag in the byte-class table.
+    pub(crate) const fn flag(self) -> u8 {
+        match self {
+            PieceClass::Target => class::TARGET,
+            PieceClass::RegName => class::REG_NAME,
+        }
+    }
+}
 
 /// Inputs shorter than this stay on the scalar kernel, inlined into the caller: no backend has a
 /// vector this narrow, and a call into a `#[target_feature]` function would cost more than the
@@ -99,8 +119,8 @@ pub(crate) trait Engine: Copy {
     fn line_special_long(self, bytes: &[u8]) -> usize;
     /// [`Kernels::classify_fields`], without the test counter (see [`blocks`]).
     fn fields_block(self, bytes: &[u8], at: usize) -> [u64; 2];
-    /// [`Kernels::classify_target`], without the test counter (see [`blocks`]).
-    fn target_block(self, bytes: &[u8], at: usize) -> u64;
+    /// [`Kernels::classify_piece`], without the test counter (see [`blocks`]).
+    fn piece_block(self, bytes: &[u8], at: usize, class: PieceClass) -> u64;
 
     /// See [`Kernels::line_special`].
     #[inline(always)]
@@ -132,8 +152,8 @@ impl Engine for Selected {
     }
 
     #[inline(always)]
-    fn target_block(self, bytes: &[u8], at: usize) -> u64 {
-        arch::active::classify_target(bytes, at)[0]
+    fn piece_block(self, bytes: &[u8], at: usize, class: PieceClass) -> u64 {
+        arch::active::classify_piece(bytes, at, class)
     }
 }
 
@@ -156,8 +176,8 @@ impl Engine for ScalarEngine {
     }
 
     #[inline(always)]
-    fn target_block(self, bytes: &[u8], at: usize) -> u64 {
-        <scalar::Scalar as Kernels>::classify_target(bytes, at)[0]
+    fn piece_block(self, bytes: &[u8], at: usize, class: PieceClass) -> u64 {
+        <scalar::Scalar as Kernels>::classify_piece(bytes, at, class)
     }
 }
 
@@ -230,6 +250,20 @@ pub mod backends {
     /// the same results.
     pub fn force(name: &str) -> bool {
         Backend::named(name).map(arch::force).is_some()
+    }
+
+    /// Runs stage 1 of the named backend on the block of `bytes` at `at`, whichever backend is
+    /// in use: the masks of the bytes that are not a `tchar`, not a field-value byte, not a
+    /// request-target byte and not a reg-name byte, bit `i` for byte `at + i`, every bit past the
+    /// end set. `None` if this CPU cannot run it. Compare with `classify("scalar", ..)` on any
+    /// bytes.
+    pub fn classify(name: &str, bytes: &[u8], at: usize) -> Option<[u64; 4]> {
+        use super::PieceClass;
+        let backend = Backend::named(name)?;
+        let [not_token, not_value] = backend.classify_fields(bytes, at);
+        let not_target = backend.classify_piece(bytes, at, PieceClass::Target);
+        let not_reg_name = backend.classify_piece(bytes, at, PieceClass::RegName);
+        Some([not_token, not_value, not_target, not_reg_name])
     }
 
     /// Runs one kernel of the named backend on `bytes`, whichever backend is in use; `None` if

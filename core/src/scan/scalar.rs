@@ -1,7 +1,7 @@
 //! The scalar backend: the reference every other backend must agree with.
 
 use super::class::{CLASS, LINE_SPECIAL, TARGET, TOKEN, VALUE};
-use super::Kernels;
+use super::{Kernels, PieceClass};
 
 /// Table-driven kernels, one byte at a time.
 pub(crate) struct Scalar;
@@ -62,7 +62,7 @@ impl Kernels for Scalar {
     }
 
     #[inline]
-    fn classify_target(bytes: &[u8], at: usize) -> [u64; 1] {
-        Scalar::classify(bytes, at, [TARGET])
+    fn classify_piece(bytes: &[u8], at: usize, class: PieceClass) -> u64 {
+        Scalar::classify(bytes, at, [class.flag()])[0]
     }
 }

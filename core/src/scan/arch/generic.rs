@@ -22,7 +22,8 @@
 //!    than setting up a vector.
 
 use super::vector::{MoveMask, Vector};
-use crate::scan::class::{CLASS_TABLE, TARGET, TOKEN, VALUE};
+use crate::scan::class::{CLASS_TABLE, REG_NAME, TARGET, TOKEN, VALUE};
+use crate::scan::PieceClass;
 use crate::scan::scalar::Scalar;
 use crate::scan::Kernels;
 
@@ -276,8 +277,9 @@ pub(crate) unsafe fn by_length<W: Vector, N: Vector, R: Run>(bytes: &[u8]) -> us
 ///
 /// 1. with 64 bytes or more in the buffer, the 64 bytes that end it are read (overlapping bytes
 ///    before `at`) and the masks shifted down;
-/// 2. in a shorter buffer, 16-byte loads from `at`, the last ending at the buffer's end
-///    (overlapping the one before it), shifted into place;
+/// 2. in a shorter buffer, vectors from `at` (the wide ones if the buffer holds one, else 16
+///    bytes), the last ending at the buffer's end (overlapping the one before it), shifted into
+///    place;
 /// 3. in a buffer shorter than 16 bytes, the scalar classifier.
 ///
 /// Stage 1 judges bytes only by class: where the colon, the CR or the LF must be is stage 2's
@@ -315,34 +317,57 @@ pub(crate) unsafe fn classify<W: Vector, N: Vector, C: Classes<K>, const K: usiz
         for mask in &mut masks {
             *mask = *mask >> (at - start) | past_end;
         }
+    } else if len >= W::BYTES {
+        // SAFETY: the length is checked; the caller guarantees the feature.
+        masks = unsafe { classify_short::<W, C, K>(bytes, at) };
     } else if len >= N::BYTES {
-        // SAFETY: the caller guarantees the feature.
-        let set = unsafe { ClassSet::<N, K>::new(C::TABLES) };
-        let mut k = at;
-        while k + N::BYTES <= len {
-            // SAFETY: k + N::BYTES <= len; the caller guarantees the feature.
-            let outside = unsafe { set.outside(N::load_unaligned(ptr.add(k))) };
-            for c in 0..K {
-                masks[c] |= outside[c] << (k - at);
-            }
-            k += N::BYTES;
-        }
-        if k < len {
-            let last = len - N::BYTES;
-            // SAFETY: last + N::BYTES = len; the caller guarantees the feature.
-            let outside = unsafe { set.outside(N::load_unaligned(ptr.add(last))) };
-            for c in 0..K {
-                masks[c] |= match last >= at {
-                    true => outside[c] << (last - at),
-                    false => outside[c] >> (at - last),
-                };
-            }
-        }
-        for mask in &mut masks {
-            *mask |= past_end;
-        }
+        // SAFETY: the length is checked; the caller guarantees the feature.
+        masks = unsafe { classify_short::<N, C, K>(bytes, at) };
     } else {
         masks = Scalar::classify(bytes, at, C::FLAGS);
+    }
+    masks
+}
+
+/// [`classify`] in a buffer of fewer than 64 bytes but at least `V::BYTES`: vectors from `at`,
+/// the last one ending at the buffer's end (overlapping the one before), each shifted into
+/// place, and every bit past the end set.
+///
+/// # Safety
+/// The CPU supports the feature of `V`, and `V::BYTES <= bytes.len() < 64`, `at < bytes.len()`.
+#[inline(always)]
+unsafe fn classify_short<V: Vector, C: Classes<K>, const K: usize>(
+    bytes: &[u8],
+    at: usize,
+) -> [u64; K] {
+    let (len, ptr) = (bytes.len(), bytes.as_ptr());
+    debug_assert!(V::BYTES <= len && len < 64 && at < len);
+    // SAFETY: the caller guarantees the feature.
+    let set = unsafe { ClassSet::<V, K>::new(C::TABLES) };
+    let mut masks = [0u64; K];
+    let mut k = at;
+    while k + V::BYTES <= len {
+        // SAFETY: k + V::BYTES <= len; the caller guarantees the feature.
+        let outside = unsafe { set.outside(V::load_unaligned(ptr.add(k))) };
+        for c in 0..K {
+            masks[c] |= outside[c] << (k - at);
+        }
+        k += V::BYTES;
+    }
+    if k < len {
+        let last = len - V::BYTES;
+        // SAFETY: last + V::BYTES = len; the caller guarantees the feature.
+        let outside = unsafe { set.outside(V::load_unaligned(ptr.add(last))) };
+        for c in 0..K {
+            masks[c] |= match last >= at {
+                true => outside[c] << (last - at),
+                false => outside[c] >> (at - last),
+            };
+        }
+    }
+    let past_end = u64::MAX << (len - at);
+    for mask in &mut masks {
+        *mask |= past_end;
     }
     masks
 }
@@ -372,6 +397,34 @@ pub(crate) struct TargetClass;
 impl Classes<1> for TargetClass {
     const TABLES: [&'static NibbleTables; 1] = [TARGET_TABLES];
     const FLAGS: [u8; 1] = [TARGET];
+}
+
+/// The reg-name class (but percent-encodings), for Host values.
+pub(crate) struct RegNameClass;
+
+impl Classes<1> for RegNameClass {
+    const TABLES: [&'static NibbleTables; 1] = [&nibble_tables(REG_NAME)];
+    const FLAGS: [u8; 1] = [REG_NAME];
+}
+
+/// [`classify`] of one [`PieceClass`]: a constant at every call in the head engine, so the
+/// match folds away.
+///
+/// # Safety
+/// The CPU supports the features of `W` and `N`.
+#[inline(always)]
+pub(crate) unsafe fn classify_piece<W: Vector, N: Vector>(
+    bytes: &[u8],
+    at: usize,
+    class: PieceClass,
+) -> u64 {
+    // SAFETY: the caller guarantees the features.
+    unsafe {
+        match class {
+            PieceClass::Target => classify::<W, N, TargetClass, 1>(bytes, at)[0],
+            PieceClass::RegName => classify::<W, N, RegNameClass, 1>(bytes, at)[0],
+        }
+    }
 }
 
 /// The nibble tables of `K` classes in registers, with the constants their lookups need.
@@ -446,15 +499,19 @@ macro_rules! ladder {
             unsafe { classify::<$wide, $narrow, FieldClasses, 2>(bytes, at) }
         }
 
-        /// See `Kernels::classify_target`.
+        /// See `Kernels::classify_piece`.
         ///
         /// # Safety
         /// The CPU supports this backend's target feature.
         #[target_feature(enable = $feature)]
-        pub(crate) unsafe fn classify_target(bytes: &[u8], at: usize) -> [u64; 1] {
-            use $crate::scan::arch::generic::{classify, TargetClass};
+        pub(crate) unsafe fn classify_piece(
+            bytes: &[u8],
+            at: usize,
+            class: $crate::scan::PieceClass,
+        ) -> u64 {
+            use $crate::scan::arch::generic::classify_piece;
             // SAFETY: the caller guarantees the feature, which both vector types need.
-            unsafe { classify::<$wide, $narrow, TargetClass, 1>(bytes, at) }
+            unsafe { classify_piece::<$wide, $narrow>(bytes, at, class) }
         }
     $(
         /// See the kernel of the same name in `Kernels`.
@@ -508,10 +565,15 @@ macro_rules! engine {
             }
 
             #[inline(always)]
-            fn target_block(self, bytes: &[u8], at: usize) -> u64 {
-                use $crate::scan::arch::generic::{classify, TargetClass};
+            fn piece_block(
+                self,
+                bytes: &[u8],
+                at: usize,
+                class: $crate::scan::PieceClass,
+            ) -> u64 {
+                use $crate::scan::arch::generic::classify_piece;
                 // SAFETY: the Engine invariant: the CPU has the feature.
-                unsafe { classify::<$wide, $narrow, TargetClass, 1>(bytes, at)[0] }
+                unsafe { classify_piece::<$wide, $narrow>(bytes, at, class) }
             }
         }
 

@@ -20,7 +20,7 @@
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::scalar::Scalar;
-use super::{Kernels, WithEngine};
+use super::{Kernels, PieceClass, WithEngine};
 
 /// Items compiled wherever some SIMD backend is: one condition for all of them.
 macro_rules! with_some_simd_backend {
@@ -237,7 +237,7 @@ impl Backend {
         target_len(bytes: &[u8]) -> usize,
         field_value_len(bytes: &[u8]) -> usize,
         classify_fields(bytes: &[u8], at: usize) -> [u64; 2],
-        classify_target(bytes: &[u8], at: usize) -> [u64; 1]
+        classify_piece(bytes: &[u8], at: usize, class: PieceClass) -> u64
     );
 
     /// The backend's name: `avx2`, `sse4.2`, `neon`, `simd128` or `scalar`.
@@ -301,7 +301,7 @@ pub(crate) mod active {
         target_len(bytes: &[u8]) -> usize,
         field_value_len(bytes: &[u8]) -> usize,
         classify_fields(bytes: &[u8], at: usize) -> [u64; 2],
-        classify_target(bytes: &[u8], at: usize) -> [u64; 1]
+        classify_piece(bytes: &[u8], at: usize, class: PieceClass) -> u64
     );
 }
 
@@ -500,12 +500,14 @@ mod tests {
                                 "{} fields: byte {byte:#04x} at {pos} of {len}, block at {at}",
                                 backend.name()
                             );
-                            assert_eq!(
-                                backend.classify_target(input, at),
-                                SCALAR.classify_target(input, at),
-                                "{} target: byte {byte:#04x} at {pos} of {len}, block at {at}",
-                                backend.name()
-                            );
+                            for class in [PieceClass::Target, PieceClass::RegName] {
+                                assert_eq!(
+                                    backend.classify_piece(input, at, class),
+                                    SCALAR.classify_piece(input, at, class),
+                                    "{} {class:?}: byte {byte:#04x} at {pos} of {len}, block at {at}",
+                                    backend.name()
+                                );
+                            }
                         }
                     }
                     input[pos] = b'a';
@@ -521,7 +523,8 @@ mod tests {
         let bytes: std::vec::Vec<u8> = (0..=255u8).chain(0..=255u8).collect();
         for at in (0..bytes.len()).step_by(7) {
             let [not_token, not_value] = SCALAR.classify_fields(&bytes, at);
-            let [not_target] = SCALAR.classify_target(&bytes, at);
+            let not_target = SCALAR.classify_piece(&bytes, at, PieceClass::Target);
+            let not_reg_name = SCALAR.classify_piece(&bytes, at, PieceClass::RegName);
             for i in 0..64 {
                 let want = |kernel: fn(Backend, &[u8]) -> usize| match bytes.get(at + i) {
                     Some(&b) => kernel(SCALAR, &[b]) == 0,
@@ -542,6 +545,10 @@ mod tests {
                     want(Backend::target_len),
                     "{at}+{i}"
                 );
+                let reg_name = bytes
+                    .get(at + i)
+                    .is_some_and(|&b| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=".contains(&b));
+                assert_eq!(not_reg_name >> i & 1 == 1, !reg_name, "{at}+{i}");
             }
         }
     }
