@@ -425,9 +425,10 @@ impl<const N: usize> Head<N> {
     }
 
     /// The shortcut for a parse resumed inside a line with a few more bytes (a peer that sends
-    /// a byte at a time): if they hold no CR, LF or NUL and stay below the byte limit, the line
-    /// is still incomplete, which is all the full path would find, after more work. The search
-    /// state advances past them exactly as the full path's line-end search would advance it.
+    /// a byte at a time): if they hold no CR, LF or NUL (but perhaps a CR as the very last byte)
+    /// and stay below the byte limit, the line is still incomplete, which is all the full path
+    /// would find, after more work. The search state advances past them exactly as the full
+    /// path's line-end search would advance it.
     #[inline(always)]
     fn resumes_without_line_end(&mut self, buf: &[u8]) -> bool {
         let (from, end) = (self.scan_from as usize, buf.len());
@@ -440,10 +441,14 @@ impl<const N: usize> Head<N> {
         }
         let new = &buf[from..];
         // Fewer than `SHORT` bytes: the scalar kernel, inlined, whatever the backend.
-        if scan::Selected.line_special(new) != new.len() {
-            return false;
-        }
-        self.scan_from = end as u32;
+        let clean = scan::Selected.line_special(new);
+        self.scan_from = match new.get(clean) {
+            None => end,
+            // A CR that ends the buffer: its LF has not arrived, which is all the line-end
+            // search would find too, and it would wait at the CR.
+            Some(b'\r') if clean + 1 == new.len() => from + clean,
+            Some(_) => return false,
+        } as u32;
         true
     }
 

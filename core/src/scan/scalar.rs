@@ -16,9 +16,9 @@ impl Scalar {
         let block = bytes.get(at..).unwrap_or(&[]);
         for (i, &b) in block.iter().take(64).enumerate() {
             let class = CLASS[b as usize];
-            for c in 0..K {
-                if class & flags[c] != 0 {
-                    masks[c] &= !(1 << i);
+            for (mask, flag) in masks.iter_mut().zip(flags) {
+                if class & flag != 0 {
+                    *mask &= !(1 << i);
                 }
             }
         }

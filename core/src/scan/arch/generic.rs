@@ -309,8 +309,8 @@ pub(crate) unsafe fn classify<W: Vector, N: Vector, C: Classes<K>, const K: usiz
             // SAFETY: start + 64 <= len, so the load is inside `bytes`; the caller guarantees
             // the feature.
             let outside = unsafe { set.outside(W::load_unaligned(ptr.add(start + k))) };
-            for c in 0..K {
-                masks[c] |= outside[c] << k;
+            for (mask, outside) in masks.iter_mut().zip(outside) {
+                *mask |= outside << k;
             }
             k += W::BYTES;
         }
@@ -349,8 +349,8 @@ unsafe fn classify_short<V: Vector, C: Classes<K>, const K: usize>(
     while k + V::BYTES <= len {
         // SAFETY: k + V::BYTES <= len; the caller guarantees the feature.
         let outside = unsafe { set.outside(V::load_unaligned(ptr.add(k))) };
-        for c in 0..K {
-            masks[c] |= outside[c] << (k - at);
+        for (mask, outside) in masks.iter_mut().zip(outside) {
+            *mask |= outside << (k - at);
         }
         k += V::BYTES;
     }
@@ -358,10 +358,10 @@ unsafe fn classify_short<V: Vector, C: Classes<K>, const K: usize>(
         let last = len - V::BYTES;
         // SAFETY: last + V::BYTES = len; the caller guarantees the feature.
         let outside = unsafe { set.outside(V::load_unaligned(ptr.add(last))) };
-        for c in 0..K {
-            masks[c] |= match last >= at {
-                true => outside[c] << (last - at),
-                false => outside[c] >> (at - last),
+        for (mask, outside) in masks.iter_mut().zip(outside) {
+            *mask |= match last >= at {
+                true => outside << (last - at),
+                false => outside >> (at - last),
             };
         }
     }
@@ -445,9 +445,9 @@ impl<V: Vector, const K: usize> ClassSet<V, K> {
         unsafe {
             let zero = V::splat(0);
             let (mut low, mut high) = ([zero; K], [zero; K]);
-            for c in 0..K {
-                low[c] = V::table(&tables[c].low);
-                high[c] = V::table(&tables[c].high);
+            for ((low, high), tables) in low.iter_mut().zip(&mut high).zip(tables) {
+                *low = V::table(&tables.low);
+                *high = V::table(&tables.high);
             }
             ClassSet {
                 low,
@@ -469,11 +469,9 @@ impl<V: Vector, const K: usize> ClassSet<V, K> {
             let low_nibbles = v.and(self.low_nibble);
             let high_nibbles = v.high_nibbles();
             let mut outside = [0; K];
-            for c in 0..K {
-                let in_class = self.low[c]
-                    .shuffle(low_nibbles)
-                    .and(self.high[c].shuffle(high_nibbles));
-                outside[c] = in_class.cmpeq(self.zero).movemask().to_bits();
+            for ((outside, low), high) in outside.iter_mut().zip(&self.low).zip(&self.high) {
+                let in_class = low.shuffle(low_nibbles).and(high.shuffle(high_nibbles));
+                *outside = in_class.cmpeq(self.zero).movemask().to_bits();
             }
             outside
         }
