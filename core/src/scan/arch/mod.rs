@@ -480,37 +480,46 @@ mod tests {
         ignore = "compares SIMD backends with scalar; under Miri only scalar is compiled"
     )]
     fn every_byte_at_every_position_classifies_as_scalar() {
-        // Every byte value at every position of buffers of many lengths, classified from every
-        // block start up to the last partial block: each position is inside a full block, in a
-        // block cut short, and in the bytes an overlapping load reads twice.
+        // Every byte value at every position of buffers of many lengths: input `v` of a
+        // pattern holds byte `v + step * i` at position `i`, so over the 256 inputs each
+        // position sees each value (two steps, so that neighbours differ). Each is classified
+        // from block starts at and around the vector widths, in the middle and at the last
+        // byte: every position is met inside a full block, in a block cut short, and in the
+        // bytes an overlapping load reads twice.
         let mut buf = [0u8; 160];
-        for backend in backends_under_test() {
-            for len in CLASSIFY_LENGTHS {
-                let start = len % 3;
-                buf.fill(b'a');
-                let input = &mut buf[start..start + len];
-                for pos in 0..len {
-                    for byte in 0..=255u8 {
-                        input[pos] = byte;
-                        // Block starts at 0, near the byte, and the last byte's block.
-                        for at in [0, pos.saturating_sub(63), pos, pos / 2, len - 1, len] {
+        let backends = backends_under_test();
+        for len in CLASSIFY_LENGTHS {
+            let start = len % 3;
+            let starts = [0, 1, 15, 16, 31, 33, 63, len / 2, len - 1, len];
+            for step in [1usize, 7] {
+                for v in 0..=255usize {
+                    let input = &mut buf[start..start + len];
+                    for (i, byte) in input.iter_mut().enumerate() {
+                        *byte = (v + step * i) as u8;
+                    }
+                    for at in starts.into_iter().filter(|&at| at <= len) {
+                        let fields = SCALAR.classify_fields(input, at);
+                        let pieces = [PieceClass::Target, PieceClass::RegName]
+                            .map(|class| SCALAR.classify_piece(input, at, class));
+                        for &backend in &backends {
+                            let name = backend.name();
                             assert_eq!(
                                 backend.classify_fields(input, at),
-                                SCALAR.classify_fields(input, at),
-                                "{} fields: byte {byte:#04x} at {pos} of {len}, block at {at}",
-                                backend.name()
+                                fields,
+                                "{name} fields: {len} bytes from {v} by {step}, block at {at}"
                             );
-                            for class in [PieceClass::Target, PieceClass::RegName] {
+                            for (class, want) in [PieceClass::Target, PieceClass::RegName]
+                                .into_iter()
+                                .zip(pieces)
+                            {
                                 assert_eq!(
                                     backend.classify_piece(input, at, class),
-                                    SCALAR.classify_piece(input, at, class),
-                                    "{} {class:?}: byte {byte:#04x} at {pos} of {len}, block at {at}",
-                                    backend.name()
+                                    want,
+                                    "{name} {class:?}: {len} bytes from {v} by {step}, block at {at}"
                                 );
                             }
                         }
                     }
-                    input[pos] = b'a';
                 }
             }
         }
