@@ -145,27 +145,28 @@ known_headers! {
 pub(crate) const KNOWN_COUNT: usize = KnownHeader::ALL.len();
 const _: () = assert!(KNOWN_COUNT <= 64, "the presence bitmap is a u64");
 
-/// Perfect hash from a cheap key of a name to the one known header it can be: the length and the
-/// case-folded first, last and second-to-last bytes, packed into a word and multiplied, the top
-/// `TABLE_BITS` bits of the product being the slot. The multiplier was chosen so that no two known
-/// names share a slot (the table is built at compile time and the build fails if they do), so a
-/// lookup is one multiply, one table load and one comparison, with no probing.
+/// Perfect hash from a name to the one known header it can be: the name's first and last words
+/// (see `words`, which the compare that follows needs anyway), case-folded, combined with the
+/// length and multiplied, the top `TABLE_BITS` bits of the product being the slot. The
+/// multiplier was chosen so that no two known names share a slot (the table is built at compile
+/// time and the build fails if they do), so a lookup is one multiply, one table load and one
+/// comparison, with no probing.
 const TABLE_BITS: u32 = 8;
 const TABLE_SIZE: usize = 1 << TABLE_BITS;
-const HASH_MULTIPLIER: u32 = 0x5476_748f;
+const HASH_MULTIPLIER: u64 = 0x4204_1769_b705_fbf3;
+/// 0x20 in every byte: set, it folds letters to lowercase.
+const FOLD: u64 = 0x2020_2020_2020_2020;
 /// In the table: no known name hashes here. Also what [`KnownHeader::id_of_name`] returns for an
 /// unknown name.
 pub(crate) const NOT_KNOWN_ID: u8 = u8::MAX;
 
-/// The slot of a name of at least 2 bytes. Setting 0x20 folds letters (and maps some other bytes
-/// onto others, which only costs a compare that fails); it is cheaper than a real lowercase.
+/// The slot of a name of `len` bytes laid out as `words`. Setting 0x20 folds letters (and maps
+/// some other bytes onto others, which only costs a compare that fails); it is cheaper than a
+/// real lowercase.
 #[inline(always)]
-const fn bucket(len: usize, first: u8, last: u8, before_last: u8) -> usize {
-    let key = (len as u32 & 0xff)
-        | ((first | 0x20) as u32) << 8
-        | ((last | 0x20) as u32) << 16
-        | ((before_last | 0x20) as u32) << 24;
-    (key.wrapping_mul(HASH_MULTIPLIER) >> (32 - TABLE_BITS)) as usize
+const fn bucket(words: &[u64; 4], len: usize) -> usize {
+    let key = (words[0] | FOLD).wrapping_add((words[3] | FOLD).wrapping_mul(3)) ^ len as u64;
+    (key.wrapping_mul(HASH_MULTIPLIER) >> (64 - TABLE_BITS)) as usize
 }
 
 static TABLE: [u8; TABLE_SIZE] = {
@@ -173,9 +174,7 @@ static TABLE: [u8; TABLE_SIZE] = {
     let mut i = 0;
     while i < KNOWN_COUNT {
         let name = KnownHeader::ALL[i].name().as_bytes();
-        let len = name.len();
-        assert!(len >= 2, "known names have at least two bytes");
-        let slot = bucket(len, name[0], name[len - 1], name[len - 2]);
+        let slot = bucket(&words(name), name.len());
         assert!(table[slot] == NOT_KNOWN_ID, "two known names share a slot");
         table[slot] = i as u8;
         i += 1;
@@ -270,11 +269,15 @@ impl Folded {
     /// out so that the middle ones repeat them).
     #[inline(always)]
     pub(crate) fn matches(&self, input: &[u8]) -> bool {
-        let len = input.len();
+        self.matches_words(input.len(), &words(input))
+    }
+
+    /// [`matches`](Self::matches) for an input of `len` bytes already laid out as `words`.
+    #[inline(always)]
+    fn matches_words(&self, len: usize, input: &[u64; 4]) -> bool {
         if len != self.len {
             return false;
         }
-        let input = words(input);
         let differ = |k: usize| (input[k] | self.fold[k]) ^ self.words[k];
         let mut differ_any = differ(0) | differ(3);
         if len > 16 {
@@ -314,14 +317,10 @@ impl KnownHeader {
     #[cfg_attr(target_arch = "x86_64", inline(always))]
     #[cfg_attr(not(target_arch = "x86_64"), inline)]
     pub(crate) fn id_of_name(name: &[u8]) -> u8 {
-        let len = name.len();
-        // Every known name has at least two bytes.
-        let Some(&[before_last, last]) = name.last_chunk::<2>() else {
-            return NOT_KNOWN_ID;
-        };
-        let candidate = TABLE[bucket(len, name[0], last, before_last)];
+        let (len, input) = (name.len(), words(name));
+        let candidate = TABLE[bucket(&input, len)];
         match FOLDED.get(candidate as usize) {
-            Some(known) if known.matches(name) => candidate,
+            Some(known) if known.matches_words(len, &input) => candidate,
             _ => NOT_KNOWN_ID,
         }
     }
