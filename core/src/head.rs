@@ -483,7 +483,7 @@ impl<const N: usize> Head<N> {
                             // An empty line is its line end and nothing else; the line-end
                             // search decides whether these bytes are one.
                             self.limit_end = (pos + 2) as u32;
-                            let Some((_, next)) = self.find_line_end::<S, E>(buf, engine)? else {
+                            let Some((_, next)) = self.find_line_end(S::KIND, buf, engine)? else {
                                 return Ok(Status::Partial);
                             };
                             if self.empty_lines == 2 {
@@ -499,7 +499,7 @@ impl<const N: usize> Head<N> {
                     if self.start_line_in_one_pass(buf, start, &mut blocks) {
                         continue;
                     }
-                    let Some((end, next)) = self.find_line_end::<S, E>(buf, engine)? else {
+                    let Some((end, next)) = self.find_line_end(S::KIND, buf, engine)? else {
                         return Ok(Status::Partial);
                     };
                     let pos = self.line_start as usize;
@@ -510,19 +510,19 @@ impl<const N: usize> Head<N> {
                     // An obs-fold can continue a line past its CRLF, which the one-pass check
                     // does not look for: with `obs_fold` every line takes the general path.
                     if !self.lenient.obs_fold
-                        && self.fields_in_one_pass::<S, E>(buf, &mut blocks)?
+                        && self.fields_in_one_pass(S::KIND, buf, &mut blocks)?
                     {
                         continue;
                     }
-                    let Some((end, next)) = self.find_line_end::<S, E>(buf, engine)? else {
+                    let Some((end, next)) = self.find_line_end(S::KIND, buf, engine)? else {
                         return Ok(Status::Partial);
                     };
                     let pos = self.line_start as usize;
                     if end == pos {
-                        self.check_complete::<S>(pos)?;
+                        self.check_complete(S::KIND, pos)?;
                         self.next_line(next, Phase::Done);
                     } else {
-                        self.field_line::<S>(buf, pos, end)?;
+                        self.field_line(S::KIND, buf, pos, end)?;
                         self.next_line(next, Phase::Fields);
                     }
                 }
@@ -561,8 +561,9 @@ impl<const N: usize> Head<N> {
     // Inlined where the loop is compiled per backend (x86_64), so that the kernels inline; one
     // copy elsewhere, for the wasm module's size.
     #[cfg_attr(target_arch = "x86_64", inline(always))]
-    fn find_line_end<S: StartLine, E: Engine>(
+    fn find_line_end<E: Engine>(
         &mut self,
+        kind: HeadKind,
         buf: &[u8],
         engine: E,
     ) -> Result<Option<(usize, usize)>, Error> {
@@ -579,7 +580,7 @@ impl<const N: usize> Head<N> {
             let next = match buf[i] {
                 b'\r' => match buf.get(i + 1) {
                     // The LF would be the first byte over the limit.
-                    Some(_) if i + 1 >= limit => return Err(self.too_large::<S>()),
+                    Some(_) if i + 1 >= limit => return Err(self.too_large(kind)),
                     Some(b'\n') => i + 2,
                     Some(_) => return Err(Error::new(ErrorKind::BareCr, i + 1)),
                     None => {
@@ -596,7 +597,7 @@ impl<const N: usize> Head<N> {
                     // Folded or not, the head cannot end within the limit; the error waits for
                     // that first byte over it, as everywhere.
                     if buf.len() > next {
-                        return Err(self.too_large::<S>());
+                        return Err(self.too_large(kind));
                     }
                     self.scan_from = i as u32;
                     return Ok(None);
@@ -619,13 +620,13 @@ impl<const N: usize> Head<N> {
         // The error waits for the first byte over the limit, so that its offset is a byte of
         // the input.
         if buf.len() > limit {
-            return Err(self.too_large::<S>());
+            return Err(self.too_large(kind));
         }
         Ok(None)
     }
 
-    fn too_large<S: StartLine>(&self) -> Error {
-        let kind = match (S::KIND, self.phase) {
+    fn too_large(&self, kind: HeadKind) -> Error {
+        let kind = match (kind, self.phase) {
             (HeadKind::Trailers, _) => ErrorKind::TrailersTooLarge,
             (HeadKind::Request, Phase::StartLine) => ErrorKind::TargetTooLong,
             _ => ErrorKind::HeadTooLarge,
@@ -639,7 +640,9 @@ impl<const N: usize> Head<N> {
     /// far the line is known to hold no CR, LF or NUL, so that those bytes are not searched
     /// twice. Only a line's first attempt takes this path, so a line resumed many times is not
     /// classified many times.
-    #[inline(always)]
+    // Inlined where the walk is compiled per backend (x86_64); one copy elsewhere, for the wasm
+    // module's size.
+    #[cfg_attr(target_arch = "x86_64", inline(always))]
     fn start_line_in_one_pass<S: StartLine, E: Engine>(
         &mut self,
         buf: &[u8],
@@ -688,9 +691,12 @@ impl<const N: usize> Head<N> {
     ///
     /// The line and slot counts live in locals and are written back once, at the exit: little
     /// state is written per line.
-    #[inline(always)]
-    fn fields_in_one_pass<S: StartLine, E: Engine>(
+    // Inlined where the walk is compiled per backend (x86_64); one copy elsewhere, for the wasm
+    // module's size.
+    #[cfg_attr(target_arch = "x86_64", inline(always))]
+    fn fields_in_one_pass<E: Engine>(
         &mut self,
+        kind: HeadKind,
         buf: &[u8],
         blocks: &mut FieldBlocks<'_, E>,
     ) -> Result<bool, Error> {
@@ -732,10 +738,10 @@ impl<const N: usize> Head<N> {
                 _ => (value_start, cr),
             };
             let known = KnownHeader::id_of_name(&head[pos..colon]);
-            if known <= LAST_WITH_SEMANTICS as u8 && S::KIND != HeadKind::Trailers {
+            if known <= LAST_WITH_SEMANTICS as u8 && kind != HeadKind::Trailers {
                 // A Host value of a reg-name and a port is checked here, from a mask of its
                 // bytes; any other goes through `syntax::host`.
-                let host_checked = S::KIND == HeadKind::Request
+                let host_checked = kind == HeadKind::Request
                     && known == KnownHeader::Host as u8
                     && value_start < value_end
                     && syntax::host_of_reg_name(
@@ -747,7 +753,8 @@ impl<const N: usize> Head<N> {
                             PieceClass::RegName,
                         ) - value_start,
                     );
-                if let Err(e) = self.field_semantics::<S>(
+                if let Err(e) = self.field_semantics(
+                    kind,
                     KnownHeader::ALL[known as usize],
                     &head[value_start..value_end],
                     pos,
@@ -773,7 +780,7 @@ impl<const N: usize> Head<N> {
         self.line_start = pos as u32;
         self.scan_from = clean_to.min(head.len()) as u32;
         if outcome? {
-            self.check_complete::<S>(pos)?;
+            self.check_complete(kind, pos)?;
             self.next_line(pos + 2, Phase::Done);
             return Ok(true);
         }
@@ -800,22 +807,24 @@ impl<const N: usize> Head<N> {
 
     /// Checks one field line, `buf[pos..end]`, applies what it means for framing and connection,
     /// and stores it.
-    fn field_line<S: StartLine>(
+    fn field_line(
         &mut self,
+        kind: HeadKind,
         buf: &[u8],
         pos: usize,
         end: usize,
     ) -> Result<(), Error> {
-        let parts = self.field_parts::<S>(&buf[pos..end], pos)?;
+        let parts = self.field_parts(kind, &buf[pos..end], pos)?;
         let known = KnownHeader::id_of_name(&buf[pos..pos + parts.0]);
-        self.store_field::<S>(buf, pos, parts, known, false)
+        self.store_field(kind, buf, pos, parts, known, false)
     }
 
     /// Applies what a checked field line means for framing and connection, and stores it. `parts`
     /// are the name length and the value bounds, relative to the line's start `pos`.
     #[inline(always)]
-    fn store_field<S: StartLine>(
+    fn store_field(
         &mut self,
+        kind: HeadKind,
         buf: &[u8],
         pos: usize,
         (name_len, value_start, value_end): (usize, usize, usize),
@@ -825,8 +834,9 @@ impl<const N: usize> Head<N> {
         let line = &buf[pos..];
         // With obs-folds, the value holds the raw line breaks; the semantics read each fold as
         // whitespace, which is what `unfold` presents.
-        if known <= LAST_WITH_SEMANTICS as u8 && S::KIND != HeadKind::Trailers {
-            self.field_semantics::<S>(
+        if known <= LAST_WITH_SEMANTICS as u8 && kind != HeadKind::Trailers {
+            self.field_semantics(
+                kind,
                 KnownHeader::ALL[known as usize],
                 &line[value_start..value_end],
                 pos,
@@ -852,13 +862,14 @@ impl<const N: usize> Head<N> {
     /// A line cut short fails only at its end, so a truncated line can be checked too.
     ///
     /// A CR or LF in the line is part of an obs-fold: the line-end search lets no other through.
-    fn field_parts<S: StartLine>(
+    fn field_parts(
         &self,
+        kind: HeadKind,
         line: &[u8],
         pos: usize,
     ) -> Result<(usize, usize, usize), Error> {
         if is_ws(line[0]) {
-            let kind = match (S::KIND, self.lines) {
+            let kind = match (kind, self.lines) {
                 (HeadKind::Trailers, _) | (_, 1..) => ErrorKind::ObsFold,
                 _ => ErrorKind::WhitespaceBeforeFirstField,
             };
@@ -911,8 +922,10 @@ impl<const N: usize> Head<N> {
 
     /// What Content-Length, Transfer-Encoding, Connection and Host mean for the message
     /// (RFC 9112 6.1, 6.3, 9.3; RFC 9110 7.6.1). Updates state only when the line is valid.
-    fn field_semantics<S: StartLine>(
+    /// `kind` is a value, not a type parameter: one copy serves requests and responses.
+    fn field_semantics(
         &mut self,
+        kind: HeadKind,
         known: KnownHeader,
         value: &[u8],
         line: usize,
@@ -1016,7 +1029,7 @@ impl<const N: usize> Head<N> {
                 }
                 self.flags = flags;
             }
-            KnownHeader::Host if S::KIND == HeadKind::Request => {
+            KnownHeader::Host if kind == HeadKind::Request => {
                 if self.flags & flag::HOST != 0 {
                     return Err(Error::new(ErrorKind::DuplicateHost, line));
                 }
@@ -1031,8 +1044,8 @@ impl<const N: usize> Head<N> {
     }
 
     /// The checks that need the whole head, run at its empty line (at `pos`).
-    fn check_complete<S: StartLine>(&self, pos: usize) -> Result<(), Error> {
-        if S::KIND == HeadKind::Request {
+    fn check_complete(&self, kind: HeadKind, pos: usize) -> Result<(), Error> {
+        if kind == HeadKind::Request {
             if self.flags & (flag::TRANSFER_ENCODING | flag::CHUNKED_LAST)
                 == flag::TRANSFER_ENCODING
             {
@@ -1088,9 +1101,11 @@ impl<const N: usize> Head<N> {
         let complete = ended && !folds;
         let result = match self.phase {
             Phase::StartLine => start.clone().parse(line, pos, &self.lenient).map(drop),
-            Phase::Fields if line.is_empty() => self.check_complete::<S>(pos),
-            Phase::Fields if complete => self.clone().field_line::<S>(buf, pos, pos + line.len()),
-            _ => self.field_parts::<S>(line, pos).map(drop),
+            Phase::Fields if line.is_empty() => self.check_complete(S::KIND, pos),
+            Phase::Fields if complete => {
+                self.clone().field_line(S::KIND, buf, pos, pos + line.len())
+            }
+            _ => self.field_parts(S::KIND, line, pos).map(drop),
         };
         match result {
             Err(e) if complete || e.offset() < pos + line.len() => Err(e),

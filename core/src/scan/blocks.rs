@@ -87,11 +87,20 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
             if from >= self.buf.len() {
                 return self.buf.len();
             }
-            self.masks = self.engine.fields_block(self.buf, from);
-            #[cfg(test)]
-            super::counter::add_block(self.buf.len(), from);
-            self.at = from;
+            self.load(from);
         }
+    }
+
+    /// Classifies the block at `from` and caches it. Inlined where the walk is compiled per
+    /// backend (x86_64), so that the classifier's constants stay in registers; one copy
+    /// elsewhere, for the wasm module's size.
+    #[cfg_attr(target_arch = "x86_64", inline(always))]
+    #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
+    fn load(&mut self, from: usize) {
+        self.masks = self.engine.fields_block(self.buf, from);
+        #[cfg(test)]
+        super::counter::add_block(self.buf.len(), from);
+        self.at = from;
     }
 }
 

@@ -80,6 +80,8 @@ const TOKEN_TABLES: &NibbleTables = &nibble_tables(TOKEN);
 const TARGET_TABLES: &NibbleTables = &nibble_tables(TARGET);
 /// [`VALUE`] as nibble tables.
 const VALUE_TABLES: &NibbleTables = &nibble_tables(VALUE);
+/// [`REG_NAME`] as nibble tables.
+const REG_NAME_TABLES: &NibbleTables = &nibble_tables(REG_NAME);
 
 /// What ends a run, as a vector operation on one block.
 pub(crate) trait Stops<V: Vector>: Copy {
@@ -288,9 +290,10 @@ pub(crate) unsafe fn by_length<W: Vector, N: Vector, R: Run>(bytes: &[u8]) -> us
 /// # Safety
 /// The CPU supports the features of `W` and `N`.
 #[inline(always)]
-pub(crate) unsafe fn classify<W: Vector, N: Vector, C: Classes<K>, const K: usize>(
+pub(crate) unsafe fn classify<W: Vector, N: Vector, const K: usize>(
     bytes: &[u8],
     at: usize,
+    classes: &Classes<K>,
 ) -> [u64; K] {
     let len = bytes.len();
     if at >= len {
@@ -303,7 +306,7 @@ pub(crate) unsafe fn classify<W: Vector, N: Vector, C: Classes<K>, const K: usiz
     if len >= 64 {
         let start = if left >= 64 { at } else { len - 64 };
         // SAFETY: the caller guarantees the feature.
-        let set = unsafe { ClassSet::<W, K>::new(C::TABLES) };
+        let set = unsafe { ClassSet::<W, K>::new(classes.tables) };
         let mut k = 0;
         while k < 64 {
             // SAFETY: start + 64 <= len, so the load is inside `bytes`; the caller guarantees
@@ -319,12 +322,12 @@ pub(crate) unsafe fn classify<W: Vector, N: Vector, C: Classes<K>, const K: usiz
         }
     } else if len >= W::BYTES {
         // SAFETY: the length is checked; the caller guarantees the feature.
-        masks = unsafe { classify_short::<W, C, K>(bytes, at) };
+        masks = unsafe { classify_short::<W, K>(bytes, at, classes) };
     } else if len >= N::BYTES {
         // SAFETY: the length is checked; the caller guarantees the feature.
-        masks = unsafe { classify_short::<N, C, K>(bytes, at) };
+        masks = unsafe { classify_short::<N, K>(bytes, at, classes) };
     } else {
-        masks = Scalar::classify(bytes, at, C::FLAGS);
+        masks = Scalar::classify(bytes, at, classes.flags);
     }
     masks
 }
@@ -336,14 +339,15 @@ pub(crate) unsafe fn classify<W: Vector, N: Vector, C: Classes<K>, const K: usiz
 /// # Safety
 /// The CPU supports the feature of `V`, and `V::BYTES <= bytes.len() < 64`, `at < bytes.len()`.
 #[inline(always)]
-unsafe fn classify_short<V: Vector, C: Classes<K>, const K: usize>(
+unsafe fn classify_short<V: Vector, const K: usize>(
     bytes: &[u8],
     at: usize,
+    classes: &Classes<K>,
 ) -> [u64; K] {
     let (len, ptr) = (bytes.len(), bytes.as_ptr());
     debug_assert!(V::BYTES <= len && len < 64 && at < len);
     // SAFETY: the caller guarantees the feature.
-    let set = unsafe { ClassSet::<V, K>::new(C::TABLES) };
+    let set = unsafe { ClassSet::<V, K>::new(classes.tables) };
     let mut masks = [0u64; K];
     let mut k = at;
     while k + V::BYTES <= len {
@@ -372,43 +376,40 @@ unsafe fn classify_short<V: Vector, C: Classes<K>, const K: usize>(
     masks
 }
 
-/// The byte classes one [`classify`] call computes.
-pub(crate) trait Classes<const K: usize> {
-    /// Each class as nibble tables.
-    const TABLES: [&'static NibbleTables; K];
-    /// Each class as its flag in [`CLASS_TABLE`], for the scalar classifier.
-    const FLAGS: [u8; K];
+/// The byte classes one [`classify`] call computes: each as nibble tables, and as its flag in
+/// [`CLASS_TABLE`] for the scalar classifier. Values, not types: where the classes are
+/// constants (the head engine's calls) the compiler folds them in, and one copy of `classify`
+/// serves every single-class question where they are not (the wasm module's size counts).
+pub(crate) struct Classes<const K: usize> {
+    tables: [&'static NibbleTables; K],
+    flags: [u8; K],
 }
 
 /// The classes of field lines: `tchar` (the name ends at the first byte outside it, which must
 /// be the colon) and field-value bytes (the value ends at the first byte outside them, which
 /// must be the CR of the line end). The same two find the method and the line end of a
 /// request-line and the reason phrase of a status-line.
-pub(crate) struct FieldClasses;
+pub(crate) const FIELD_CLASSES: Classes<2> = Classes {
+    tables: [TOKEN_TABLES, VALUE_TABLES],
+    flags: [TOKEN, VALUE],
+};
 
-impl Classes<2> for FieldClasses {
-    const TABLES: [&'static NibbleTables; 2] = [TOKEN_TABLES, VALUE_TABLES];
-    const FLAGS: [u8; 2] = [TOKEN, VALUE];
+/// The class of a [`PieceClass`].
+#[inline(always)]
+const fn piece_classes(class: PieceClass) -> Classes<1> {
+    match class {
+        PieceClass::Target => Classes {
+            tables: [TARGET_TABLES],
+            flags: [TARGET],
+        },
+        PieceClass::RegName => Classes {
+            tables: [REG_NAME_TABLES],
+            flags: [REG_NAME],
+        },
+    }
 }
 
-/// The request-target class, for the target of a request-line.
-pub(crate) struct TargetClass;
-
-impl Classes<1> for TargetClass {
-    const TABLES: [&'static NibbleTables; 1] = [TARGET_TABLES];
-    const FLAGS: [u8; 1] = [TARGET];
-}
-
-/// The reg-name class (but percent-encodings), for Host values.
-pub(crate) struct RegNameClass;
-
-impl Classes<1> for RegNameClass {
-    const TABLES: [&'static NibbleTables; 1] = [&nibble_tables(REG_NAME)];
-    const FLAGS: [u8; 1] = [REG_NAME];
-}
-
-/// [`classify`] of one [`PieceClass`]: a constant at every call in the head engine, so the
-/// match folds away.
+/// [`classify`] of one [`PieceClass`].
 ///
 /// # Safety
 /// The CPU supports the features of `W` and `N`.
@@ -419,12 +420,7 @@ pub(crate) unsafe fn classify_piece<W: Vector, N: Vector>(
     class: PieceClass,
 ) -> u64 {
     // SAFETY: the caller guarantees the features.
-    unsafe {
-        match class {
-            PieceClass::Target => classify::<W, N, TargetClass, 1>(bytes, at)[0],
-            PieceClass::RegName => classify::<W, N, RegNameClass, 1>(bytes, at)[0],
-        }
-    }
+    unsafe { classify::<W, N, 1>(bytes, at, &piece_classes(class))[0] }
 }
 
 /// The nibble tables of `K` classes in registers, with the constants their lookups need.
@@ -492,9 +488,9 @@ macro_rules! ladder {
         /// The CPU supports this backend's target feature.
         #[target_feature(enable = $feature)]
         pub(crate) unsafe fn classify_fields(bytes: &[u8], at: usize) -> [u64; 2] {
-            use $crate::scan::arch::generic::{classify, FieldClasses};
+            use $crate::scan::arch::generic::{classify, FIELD_CLASSES};
             // SAFETY: the caller guarantees the feature, which both vector types need.
-            unsafe { classify::<$wide, $narrow, FieldClasses, 2>(bytes, at) }
+            unsafe { classify::<$wide, $narrow, 2>(bytes, at, &FIELD_CLASSES) }
         }
 
         /// See `Kernels::classify_piece`.
@@ -557,9 +553,9 @@ macro_rules! engine {
 
             #[inline(always)]
             fn fields_block(self, bytes: &[u8], at: usize) -> [u64; 2] {
-                use $crate::scan::arch::generic::{classify, FieldClasses};
+                use $crate::scan::arch::generic::{classify, FIELD_CLASSES};
                 // SAFETY: the Engine invariant: the CPU has the feature.
-                unsafe { classify::<$wide, $narrow, FieldClasses, 2>(bytes, at) }
+                unsafe { classify::<$wide, $narrow, 2>(bytes, at, &FIELD_CLASSES) }
             }
 
             #[inline(always)]
