@@ -11,7 +11,7 @@ use crate::error::{Error, ErrorKind};
 use crate::known::{Folded, KnownHeader, KNOWN_COUNT};
 use crate::limits::{Leniency, Limits};
 use crate::scan::blocks::{self, FieldBlocks};
-use crate::scan::{self, class::is_ws, Engine, PieceClass, WithEngine};
+use crate::scan::{self, class::is_ws, ByteClass, Engine, WithEngine};
 use crate::span::Span;
 use crate::syntax::{self, ListItems, Version};
 
@@ -746,11 +746,11 @@ impl<const N: usize> Head<N> {
                     && value_start < value_end
                     && syntax::host_of_reg_name(
                         &head[value_start..value_end],
-                        blocks::next_outside_piece(
+                        blocks::next_outside_one(
                             blocks.engine(),
                             head,
                             value_start,
-                            PieceClass::RegName,
+                            ByteClass::RegName,
                         ) - value_start,
                     );
                 if let Err(e) = self.field_semantics(

@@ -3,7 +3,7 @@
 use crate::error::{Error, ErrorKind};
 use crate::head::{field_accessors, Framing, Head, HeadKind, StartLine, Status};
 use crate::limits::{Leniency, Limits};
-use crate::scan::{self, blocks, blocks::FieldBlocks, Engine, PieceClass};
+use crate::scan::{self, blocks, blocks::FieldBlocks, ByteClass, Engine};
 use crate::span::Span;
 use crate::syntax::{self, MethodClass, Version};
 
@@ -77,7 +77,7 @@ impl StartLine for RequestLine {
         // `/ ` is the commonest target of all, and needs no classifier.
         let target_end = match buf[target_start + 1] {
             b' ' => target_start + 1,
-            _ => blocks::next_outside_piece(blocks.engine(), buf, target_start, PieceClass::Target),
+            _ => blocks::next_outside_one(blocks.engine(), buf, target_start, ByteClass::Target),
         };
         if target_end + 9 != cr || buf[target_end] != b' ' {
             return None;

@@ -18,7 +18,7 @@
 //! search stops at the end at the latest and the caller tells "incomplete" from "invalid" by
 //! comparing with the length.
 
-use super::{Engine, PieceClass};
+use super::{ByteClass, Engine};
 
 /// The start of no block: every offset of a buffer lies 64 bytes or more past it (wrapping), so
 /// the first search classifies.
@@ -108,17 +108,17 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
 /// is none. A line has one piece of each such class (a request-target, a Host value), so its
 /// blocks are not cached.
 #[inline(always)]
-pub(crate) fn next_outside_piece<E: Engine>(
+pub(crate) fn next_outside_one<E: Engine>(
     engine: E,
     buf: &[u8],
     mut from: usize,
-    class: PieceClass,
+    class: ByteClass,
 ) -> usize {
     loop {
         if from >= buf.len() {
             return buf.len();
         }
-        let bits = engine.piece_block(buf, from, class);
+        let bits = engine.one_class_block(buf, from, class);
         #[cfg(test)]
         super::counter::add_block(buf.len(), from);
         if bits != 0 {

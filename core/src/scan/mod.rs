@@ -33,30 +33,43 @@ pub(crate) trait Kernels {
     /// set where byte `at + i` is not a `tchar`, of the second where it is not a field-value
     /// byte, and both bits set for every byte past the end of `bytes`.
     fn classify_fields(bytes: &[u8], at: usize) -> [u64; 2];
-    /// Like [`classify_fields`](Kernels::classify_fields), for one [`PieceClass`]: bit `i` set
+    /// Like [`classify_fields`](Kernels::classify_fields), for one [`ByteClass`]: bit `i` set
     /// where byte `at + i` is outside it.
-    fn classify_piece(bytes: &[u8], at: usize, class: PieceClass) -> u64;
+    fn classify_one(bytes: &[u8], at: usize, class: ByteClass) -> u64;
 }
 
 pub(crate) mod blocks;
 
-/// A byte class that stage 2 asks about for one piece of a line (a request-target, a Host
-/// value), classified when that piece is read rather than in every block.
+/// One byte class of the grammar, as the single-class classifier and the run kernels take it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum PieceClass {
+pub(crate) enum ByteClass {
+    /// `tchar` (RFC 9110 5.6.2).
+    Token,
+    /// Field-value bytes: VCHAR, obs-text, SP, HTAB (RFC 9110 5.5).
+    Value,
     /// The request-target bytes of [`Kernels::target_len`].
     Target,
     /// The bytes of a reg-name but its percent-encodings: `unreserved / sub-delims`.
     RegName,
+    /// Every byte but CR, LF and NUL.
+    NotLineSpecial,
 }
 
-impl PieceClass {
-    /// The class as its flag in the byte-class table.
+impl ByteClass {
+    /// The class's flag in the byte-class table.
     pub(crate) const fn flag(self) -> u8 {
         match self {
-            PieceClass::Target => class::TARGET,
-            PieceClass::RegName => class::REG_NAME,
+            ByteClass::Token => class::TOKEN,
+            ByteClass::Value => class::VALUE,
+            ByteClass::Target => class::TARGET,
+            ByteClass::RegName => class::REG_NAME,
+            ByteClass::NotLineSpecial => class::LINE_SPECIAL,
         }
+    }
+
+    /// Whether the class is the bytes that have the flag (or those that lack it).
+    pub(crate) const fn present(self) -> bool {
+        !matches!(self, ByteClass::NotLineSpecial)
     }
 }
 
@@ -119,8 +132,8 @@ pub(crate) trait Engine: Copy {
     fn line_special_long(self, bytes: &[u8]) -> usize;
     /// [`Kernels::classify_fields`], without the test counter (see [`blocks`]).
     fn fields_block(self, bytes: &[u8], at: usize) -> [u64; 2];
-    /// [`Kernels::classify_piece`], without the test counter (see [`blocks`]).
-    fn piece_block(self, bytes: &[u8], at: usize, class: PieceClass) -> u64;
+    /// [`Kernels::classify_one`], without the test counter (see [`blocks`]).
+    fn one_class_block(self, bytes: &[u8], at: usize, class: ByteClass) -> u64;
 
     /// See [`Kernels::line_special`].
     #[inline(always)]
@@ -152,8 +165,8 @@ impl Engine for Selected {
     }
 
     #[inline(always)]
-    fn piece_block(self, bytes: &[u8], at: usize, class: PieceClass) -> u64 {
-        arch::active::classify_piece(bytes, at, class)
+    fn one_class_block(self, bytes: &[u8], at: usize, class: ByteClass) -> u64 {
+        arch::active::classify_one(bytes, at, class)
     }
 }
 
@@ -176,8 +189,8 @@ impl Engine for ScalarEngine {
     }
 
     #[inline(always)]
-    fn piece_block(self, bytes: &[u8], at: usize, class: PieceClass) -> u64 {
-        <scalar::Scalar as Kernels>::classify_piece(bytes, at, class)
+    fn one_class_block(self, bytes: &[u8], at: usize, class: ByteClass) -> u64 {
+        <scalar::Scalar as Kernels>::classify_one(bytes, at, class)
     }
 }
 
@@ -258,11 +271,11 @@ pub mod backends {
     /// end set. `None` if this CPU cannot run it. Compare with `classify("scalar", ..)` on any
     /// bytes.
     pub fn classify(name: &str, bytes: &[u8], at: usize) -> Option<[u64; 4]> {
-        use super::PieceClass;
+        use super::ByteClass;
         let backend = Backend::named(name)?;
         let [not_token, not_value] = backend.classify_fields(bytes, at);
-        let not_target = backend.classify_piece(bytes, at, PieceClass::Target);
-        let not_reg_name = backend.classify_piece(bytes, at, PieceClass::RegName);
+        let not_target = backend.classify_one(bytes, at, ByteClass::Target);
+        let not_reg_name = backend.classify_one(bytes, at, ByteClass::RegName);
         Some([not_token, not_value, not_target, not_reg_name])
     }
 

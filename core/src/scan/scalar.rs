@@ -1,23 +1,29 @@
 //! The scalar backend: the reference every other backend must agree with.
 
 use super::class::{CLASS, LINE_SPECIAL, TARGET, TOKEN, VALUE};
-use super::{Kernels, PieceClass};
+use super::{ByteClass, Kernels};
 
 /// Table-driven kernels, one byte at a time.
 pub(crate) struct Scalar;
 
 impl Scalar {
-    /// Stage 1 for one block, a byte at a time: for each of the class flags, bit `i` set where
-    /// byte `at + i` lacks it, and every bit past the end of `bytes`. The reference that each
+    /// Stage 1 for one block, a byte at a time: for each class (the bytes with its flag, or with
+    /// `present` false those without it), bit `i` set where byte `at + i` is outside it, and every
+    /// bit past the end of `bytes`. The reference that each
     /// SIMD classifier must match bit for bit.
     #[inline]
-    pub(crate) fn classify<const K: usize>(bytes: &[u8], at: usize, flags: [u8; K]) -> [u64; K] {
+    pub(crate) fn classify<const K: usize>(
+        bytes: &[u8],
+        at: usize,
+        flags: [u8; K],
+        present: [bool; K],
+    ) -> [u64; K] {
         let mut masks = [u64::MAX; K];
         let block = bytes.get(at..).unwrap_or(&[]);
         for (i, &b) in block.iter().take(64).enumerate() {
             let class = CLASS[b as usize];
-            for (mask, flag) in masks.iter_mut().zip(flags) {
-                if class & flag != 0 {
+            for ((mask, flag), present) in masks.iter_mut().zip(flags).zip(present) {
+                if (class & flag != 0) == present {
                     *mask &= !(1 << i);
                 }
             }
@@ -58,11 +64,11 @@ impl Kernels for Scalar {
 
     #[inline]
     fn classify_fields(bytes: &[u8], at: usize) -> [u64; 2] {
-        Scalar::classify(bytes, at, [TOKEN, VALUE])
+        Scalar::classify(bytes, at, [TOKEN, VALUE], [true; 2])
     }
 
     #[inline]
-    fn classify_piece(bytes: &[u8], at: usize, class: PieceClass) -> u64 {
-        Scalar::classify(bytes, at, [class.flag()])[0]
+    fn classify_one(bytes: &[u8], at: usize, class: ByteClass) -> u64 {
+        Scalar::classify(bytes, at, [class.flag()], [class.present()])[0]
     }
 }

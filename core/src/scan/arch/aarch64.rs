@@ -16,16 +16,6 @@ pub(crate) struct NeonMask(u64);
 
 impl MoveMask for NeonMask {
     #[inline(always)]
-    fn has_non_zero(self) -> bool {
-        self.0 != 0
-    }
-
-    #[inline(always)]
-    fn first_offset(self) -> usize {
-        (self.0.trailing_zeros() / 4) as usize
-    }
-
-    #[inline(always)]
     fn to_bits(self) -> u64 {
         // Each byte's nibble is 0 or 0xF: keep one bit of each and pack them together, halving
         // the distance between neighbours at each step (16 nibbles into 16 bits).
@@ -69,12 +59,6 @@ impl Vector for uint8x16_t {
     unsafe fn and(self, other: Self) -> Self {
         // SAFETY: NEON is part of aarch64.
         unsafe { vandq_u8(self, other) }
-    }
-
-    #[inline(always)]
-    unsafe fn or(self, other: Self) -> Self {
-        // SAFETY: NEON is part of aarch64.
-        unsafe { vorrq_u8(self, other) }
     }
 
     #[inline(always)]

@@ -1,31 +1,32 @@
-//! The kernels, written once over [`Vector`]; each backend instantiates them with its registers.
+//! Stage 1 and the run kernels, written once over [`Vector`]; each backend instantiates them
+//! with its registers.
 //!
-//! Every kernel asks the same question: the index of the first byte that stops a run. In
-//! pseudo-code, for a vector width `W` and an input of at least `W` bytes:
+//! Everything here answers one question, "which bytes of this block are outside a class", as a
+//! 64-bit mask per 64-byte block ([`classify`]). The head engine walks the masks of the field
+//! classes (see `scan::blocks`); the run kernels (`token_len`, `field_value_len`, ...) are the
+//! first set bit of one class's masks:
 //!
 //! ```text
-//! for each W-byte block at i (and once more for the last W bytes, overlapping):
-//!     mask = stops(block)            // 0xFF for each byte that ends the run
-//!     if mask != 0: return i + first set byte of mask
-//! return len
+//! run_len(bytes, class):
+//!     for each 64-byte block at `at`:
+//!         mask = classify(bytes, at, class)   // bits past the end of `bytes` are set
+//!         if mask != 0: return at + trailing_zeros(mask)
 //! ```
 //!
 //! Optimizations, in order of what they buy on HTTP heads:
 //!
-//! 1. The tail is one unaligned load of the last `W` bytes, which overlaps bytes already known not
-//!    to stop the run, so the first stop it finds is the first of the input. No scalar tail loop.
-//! 2. A class of bytes is tested with two 16-entry table lookups (one per nibble) and an `and`,
+//! 1. A class of bytes is tested with two 16-entry table lookups (one per nibble) and an `and`,
 //!    whatever the class: the tables are built at compile time from the one byte-class table, so
-//!    the grammar stays in `class.rs`.
-//! 3. Inputs shorter than `W` go to a narrower vector, then to the scalar kernel (see
-//!    [`ladder`]): short field values are common, and a scalar loop over a few bytes is cheaper
-//!    than setting up a vector.
+//!    the grammar stays in `class.rs`. Several classes share the nibble extraction.
+//! 2. A block cut short by the end of the buffer is never copied into a padded one: the loads
+//!    overlap bytes already classified (see [`classify`]).
+//! 3. Inputs shorter than 16 bytes go to the scalar kernel before any dispatch (`scan::SHORT`):
+//!    a scalar loop over a few bytes is cheaper than setting up a vector.
 
 use super::vector::{MoveMask, Vector};
-use crate::scan::class::{CLASS_TABLE, REG_NAME, TARGET, TOKEN, VALUE};
-use crate::scan::PieceClass;
+use crate::scan::class::{CLASS_TABLE, LINE_SPECIAL, REG_NAME, TARGET, TOKEN, VALUE};
 use crate::scan::scalar::Scalar;
-use crate::scan::Kernels;
+use crate::scan::ByteClass;
 
 /// One byte class as two 16-entry tables for SIMD lookups: byte `b` is in the class exactly when
 /// `low[b & 15] & high[b >> 4] != 0`.
@@ -39,7 +40,7 @@ pub(crate) struct NibbleTables {
     pub(crate) high: [u8; 16],
 }
 
-const fn nibble_tables(flag: u8) -> NibbleTables {
+const fn nibble_tables(flag: u8, present: bool) -> NibbleTables {
     let mut tables = NibbleTables {
         low: [0; 16],
         high: [0; 16],
@@ -48,7 +49,7 @@ const fn nibble_tables(flag: u8) -> NibbleTables {
     while h < 16 {
         tables.high[h] = if h < 8 {
             1 << h
-        } else if CLASS_TABLE[h * 16] & flag != 0 {
+        } else if (CLASS_TABLE[h * 16] & flag != 0) == present {
             0xff
         } else {
             0
@@ -57,7 +58,7 @@ const fn nibble_tables(flag: u8) -> NibbleTables {
     }
     let mut b = 0;
     while b < 128 {
-        if CLASS_TABLE[b] & flag != 0 {
+        if (CLASS_TABLE[b] & flag != 0) == present {
             tables.low[b & 15] |= 1 << (b >> 4);
         }
         b += 1;
@@ -66,7 +67,7 @@ const fn nibble_tables(flag: u8) -> NibbleTables {
     while b < 256 {
         let in_tables = tables.low[b & 15] & tables.high[b >> 4] != 0;
         assert!(
-            in_tables == (CLASS_TABLE[b] & flag != 0),
+            in_tables == ((CLASS_TABLE[b] & flag != 0) == present),
             "this class cannot be expressed as nibble tables"
         );
         b += 1;
@@ -74,192 +75,12 @@ const fn nibble_tables(flag: u8) -> NibbleTables {
     tables
 }
 
-/// [`TOKEN`] as nibble tables.
-const TOKEN_TABLES: &NibbleTables = &nibble_tables(TOKEN);
-/// [`TARGET`] as nibble tables.
-const TARGET_TABLES: &NibbleTables = &nibble_tables(TARGET);
-/// [`VALUE`] as nibble tables.
-const VALUE_TABLES: &NibbleTables = &nibble_tables(VALUE);
-/// [`REG_NAME`] as nibble tables.
-const REG_NAME_TABLES: &NibbleTables = &nibble_tables(REG_NAME);
-
-/// What ends a run, as a vector operation on one block.
-pub(crate) trait Stops<V: Vector>: Copy {
-    /// 0xFF for each byte of `block` that ends the run, 0 for the others.
-    ///
-    /// # Safety
-    /// The CPU supports the backend's feature.
-    unsafe fn stops(self, block: V) -> V;
-}
-
-/// Stops at CR, LF and NUL: the end of a line, or a byte that makes it invalid.
-#[derive(Clone, Copy)]
-pub(crate) struct LineSpecial<V> {
-    cr: V,
-    lf: V,
-    nul: V,
-}
-
-impl<V: Vector> LineSpecial<V> {
-    /// # Safety
-    /// The CPU supports the backend's feature.
-    #[inline(always)]
-    pub(crate) unsafe fn new() -> Self {
-        // SAFETY: the caller guarantees the feature.
-        unsafe {
-            LineSpecial {
-                cr: V::splat(b'\r'),
-                lf: V::splat(b'\n'),
-                nul: V::splat(0),
-            }
-        }
-    }
-}
-
-impl<V: Vector> Stops<V> for LineSpecial<V> {
-    #[inline(always)]
-    unsafe fn stops(self, block: V) -> V {
-        // SAFETY: the caller guarantees the feature.
-        unsafe {
-            block
-                .cmpeq(self.cr)
-                .or(block.cmpeq(self.lf))
-                .or(block.cmpeq(self.nul))
-        }
-    }
-}
-
-/// Stops at the first byte outside a class given by its [`NibbleTables`]: a byte `b` is in the
-/// class when `low[b & 15] & high[b >> 4] != 0`.
-#[derive(Clone, Copy)]
-pub(crate) struct OutsideClass<V> {
-    low: V,
-    high: V,
-    low_nibble: V,
-    zero: V,
-}
-
-impl<V: Vector> OutsideClass<V> {
-    /// # Safety
-    /// The CPU supports the backend's feature.
-    #[inline(always)]
-    pub(crate) unsafe fn new(tables: &NibbleTables) -> Self {
-        // SAFETY: the caller guarantees the feature.
-        unsafe {
-            OutsideClass {
-                low: V::table(&tables.low),
-                high: V::table(&tables.high),
-                low_nibble: V::splat(0x0f),
-                zero: V::splat(0),
-            }
-        }
-    }
-}
-
-impl<V: Vector> Stops<V> for OutsideClass<V> {
-    #[inline(always)]
-    unsafe fn stops(self, block: V) -> V {
-        // SAFETY: the caller guarantees the feature.
-        unsafe {
-            let low = self.low.shuffle(block.and(self.low_nibble));
-            let high = self.high.shuffle(block.high_nibbles());
-            low.and(high).cmpeq(self.zero)
-        }
-    }
-}
-
-/// Index of the first byte of `bytes` that `stops` marks, or `bytes.len()`.
-///
-/// # Safety
-/// The CPU supports the backend's feature, and `bytes.len() >= V::BYTES`.
-#[inline(always)]
-pub(crate) unsafe fn first_stop<V: Vector, S: Stops<V>>(bytes: &[u8], stops: S) -> usize {
-    debug_assert!(bytes.len() >= V::BYTES);
-    let len = bytes.len();
-    let start = bytes.as_ptr();
-    let last = len - V::BYTES;
-    let mut i = 0;
-    while i < last {
-        // SAFETY: i < last = len - BYTES, so i..i + BYTES is inside `bytes`; the caller
-        // guarantees the feature.
-        let mask = unsafe { stops.stops(V::load_unaligned(start.add(i))).movemask() };
-        if mask.has_non_zero() {
-            return i + mask.first_offset();
-        }
-        i += V::BYTES;
-    }
-    // The last block overlaps bytes already checked, none of which stops the run, so its first
-    // stop is the first of the input.
-    // SAFETY: last + BYTES = len; the caller guarantees the feature.
-    let mask = unsafe { stops.stops(V::load_unaligned(start.add(last))).movemask() };
-    if mask.has_non_zero() {
-        last + mask.first_offset()
-    } else {
-        len
-    }
-}
-
-/// One kernel: what stops its run, and its scalar reference for inputs too short for a vector.
-pub(crate) trait Run {
-    /// The vector test.
-    type Stops<V: Vector>: Stops<V>;
-    /// The test's constants for vector type `V`.
-    ///
-    /// # Safety
-    /// The CPU supports the backend's feature.
-    unsafe fn stops<V: Vector>() -> Self::Stops<V>;
-    /// The scalar kernel.
-    fn scalar(bytes: &[u8]) -> usize;
-}
-
-macro_rules! runs {
-    ($( $(#[$doc:meta])* $name:ident: $stops:ident ($($tables:expr)?) = $kernel:ident; )*) => {$(
-        $(#[$doc])*
-        pub(crate) struct $name;
-
-        impl Run for $name {
-            type Stops<V: Vector> = $stops<V>;
-            #[inline(always)]
-            unsafe fn stops<V: Vector>() -> $stops<V> {
-                // SAFETY: the caller guarantees the feature.
-                unsafe { $stops::new($($tables)?) }
-            }
-            #[inline(always)]
-            fn scalar(bytes: &[u8]) -> usize {
-                <Scalar as Kernels>::$kernel(bytes)
-            }
-        }
-    )*};
-}
-
-runs! {
-    /// [`Kernels::line_special`].
-    LineSpecialRun: LineSpecial() = line_special;
-    /// [`Kernels::token_len`].
-    TokenRun: OutsideClass(TOKEN_TABLES) = token_len;
-    /// [`Kernels::target_len`].
-    TargetRun: OutsideClass(TARGET_TABLES) = target_len;
-    /// [`Kernels::field_value_len`].
-    ValueRun: OutsideClass(VALUE_TABLES) = field_value_len;
-}
-
-/// The kernel `R` on `bytes`: with the wide vector `W` if the input is at least that long, else
-/// with the narrow vector `N`, else with the scalar kernel.
-///
-/// # Safety
-/// The CPU supports the features of `W` and `N`.
-#[inline(always)]
-pub(crate) unsafe fn by_length<W: Vector, N: Vector, R: Run>(bytes: &[u8]) -> usize {
-    if bytes.len() >= W::BYTES {
-        // SAFETY: the caller guarantees the feature; the length is checked above.
-        unsafe { first_stop::<W, _>(bytes, R::stops::<W>()) }
-    } else if bytes.len() >= N::BYTES {
-        // SAFETY: as above.
-        unsafe { first_stop::<N, _>(bytes, R::stops::<N>()) }
-    } else {
-        R::scalar(bytes)
-    }
-}
+/// Each class of [`ByteClass`] as nibble tables.
+const TOKEN_TABLES: &NibbleTables = &nibble_tables(TOKEN, true);
+const TARGET_TABLES: &NibbleTables = &nibble_tables(TARGET, true);
+const VALUE_TABLES: &NibbleTables = &nibble_tables(VALUE, true);
+const REG_NAME_TABLES: &NibbleTables = &nibble_tables(REG_NAME, true);
+const NOT_LINE_SPECIAL_TABLES: &NibbleTables = &nibble_tables(LINE_SPECIAL, false);
 
 /// Stage 1 of the head engine: the block of 64 bytes at `at` as one bit mask per byte class,
 /// bit `i` set where byte `at + i` is outside the class.
@@ -327,7 +148,7 @@ pub(crate) unsafe fn classify<W: Vector, N: Vector, const K: usize>(
         // SAFETY: the length is checked; the caller guarantees the feature.
         masks = unsafe { classify_short::<N, K>(bytes, at, classes) };
     } else {
-        masks = Scalar::classify(bytes, at, classes.flags);
+        masks = Scalar::classify(bytes, at, classes.flags, classes.present);
     }
     masks
 }
@@ -383,6 +204,8 @@ unsafe fn classify_short<V: Vector, const K: usize>(
 pub(crate) struct Classes<const K: usize> {
     tables: [&'static NibbleTables; K],
     flags: [u8; K],
+    /// Whether the class is the bytes with the flag (or those without it).
+    present: [bool; K],
 }
 
 /// The classes of field lines: `tchar` (the name ends at the first byte outside it, which must
@@ -392,35 +215,60 @@ pub(crate) struct Classes<const K: usize> {
 pub(crate) const FIELD_CLASSES: Classes<2> = Classes {
     tables: [TOKEN_TABLES, VALUE_TABLES],
     flags: [TOKEN, VALUE],
+    present: [true; 2],
 };
 
-/// The class of a [`PieceClass`].
+/// The classifier input of a [`ByteClass`].
 #[inline(always)]
-const fn piece_classes(class: PieceClass) -> Classes<1> {
-    match class {
-        PieceClass::Target => Classes {
-            tables: [TARGET_TABLES],
-            flags: [TARGET],
-        },
-        PieceClass::RegName => Classes {
-            tables: [REG_NAME_TABLES],
-            flags: [REG_NAME],
-        },
+const fn one_class(class: ByteClass) -> Classes<1> {
+    let tables = match class {
+        ByteClass::Token => TOKEN_TABLES,
+        ByteClass::Value => VALUE_TABLES,
+        ByteClass::Target => TARGET_TABLES,
+        ByteClass::RegName => REG_NAME_TABLES,
+        ByteClass::NotLineSpecial => NOT_LINE_SPECIAL_TABLES,
+    };
+    Classes {
+        tables: [tables],
+        flags: [class.flag()],
+        present: [class.present()],
     }
 }
 
-/// [`classify`] of one [`PieceClass`].
+/// [`classify`] of one [`ByteClass`].
 ///
 /// # Safety
 /// The CPU supports the features of `W` and `N`.
 #[inline(always)]
-pub(crate) unsafe fn classify_piece<W: Vector, N: Vector>(
+pub(crate) unsafe fn classify_one<W: Vector, N: Vector>(
     bytes: &[u8],
     at: usize,
-    class: PieceClass,
+    class: ByteClass,
 ) -> u64 {
     // SAFETY: the caller guarantees the features.
-    unsafe { classify::<W, N, 1>(bytes, at, &piece_classes(class))[0] }
+    unsafe { classify::<W, N, 1>(bytes, at, &one_class(class))[0] }
+}
+
+/// The length of the leading run of `bytes` inside `class`: the first set bit of the class's
+/// masks, block after block (see the module docs). For the x86_64 engines, into which it
+/// inlines; the backends' entry points have their own loop over their shared classifier.
+///
+/// # Safety
+/// The CPU supports the features of `W` and `N`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) unsafe fn run_len<W: Vector, N: Vector>(bytes: &[u8], class: ByteClass) -> usize {
+    let mut at = 0;
+    while at < bytes.len() {
+        // SAFETY: the caller guarantees the features.
+        let outside = unsafe { classify_one::<W, N>(bytes, at, class) };
+        if outside != 0 {
+            // Bits past the end are set: a run that reaches the end stops there.
+            return at + outside.trailing_zeros() as usize;
+        }
+        at += 64;
+    }
+    bytes.len()
 }
 
 /// The nibble tables of `K` classes in registers, with the constants their lookups need.
@@ -474,14 +322,15 @@ impl<V: Vector, const K: usize> ClassSet<V, K> {
     }
 }
 
-/// Defines the four kernels of a backend as `#[target_feature]` functions over [`by_length`].
+/// Defines a backend's `#[target_feature]` entry points: the block classifiers and the run
+/// kernels over them.
 macro_rules! ladder {
     ($feature:literal, $wide:ty, $narrow:ty) => {
         $crate::scan::arch::generic::ladder!(@one $feature, $wide, $narrow,
-            line_special: LineSpecialRun, token_len: TokenRun,
-            target_len: TargetRun, field_value_len: ValueRun);
+            line_special: NotLineSpecial, token_len: Token,
+            target_len: Target, field_value_len: Value);
     };
-    (@one $feature:literal, $wide:ty, $narrow:ty, $($name:ident: $run:ident),*) => {
+    (@one $feature:literal, $wide:ty, $narrow:ty, $($name:ident: $class:ident),*) => {
         /// See `Kernels::classify_fields`.
         ///
         /// # Safety
@@ -493,19 +342,41 @@ macro_rules! ladder {
             unsafe { classify::<$wide, $narrow, 2>(bytes, at, &FIELD_CLASSES) }
         }
 
-        /// See `Kernels::classify_piece`.
+        /// See `Kernels::classify_one`. Out of line where the backend is fixed at compile time:
+        /// the run kernels and the head engine's pieces share this one copy (the wasm module's
+        /// size counts).
         ///
         /// # Safety
         /// The CPU supports this backend's target feature.
         #[target_feature(enable = $feature)]
-        pub(crate) unsafe fn classify_piece(
+        #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
+        pub(crate) unsafe fn classify_one(
             bytes: &[u8],
             at: usize,
-            class: $crate::scan::PieceClass,
+            class: $crate::scan::ByteClass,
         ) -> u64 {
-            use $crate::scan::arch::generic::classify_piece;
             // SAFETY: the caller guarantees the feature, which both vector types need.
-            unsafe { classify_piece::<$wide, $narrow>(bytes, at, class) }
+            unsafe { $crate::scan::arch::generic::classify_one::<$wide, $narrow>(bytes, at, class) }
+        }
+
+        /// The length of the leading run of `bytes` inside `class`: the first set bit of the
+        /// class's masks, block after block.
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target feature.
+        #[target_feature(enable = $feature)]
+        unsafe fn run_len(bytes: &[u8], class: $crate::scan::ByteClass) -> usize {
+            let mut at = 0;
+            while at < bytes.len() {
+                // SAFETY: the caller guarantees the feature.
+                let outside = unsafe { classify_one(bytes, at, class) };
+                if outside != 0 {
+                    // Bits past the end are set: a run that reaches the end stops there.
+                    return at + outside.trailing_zeros() as usize;
+                }
+                at += 64;
+            }
+            bytes.len()
         }
     $(
         /// See the kernel of the same name in `Kernels`.
@@ -514,14 +385,8 @@ macro_rules! ladder {
         /// The CPU supports this backend's target feature.
         #[target_feature(enable = $feature)]
         pub(crate) unsafe fn $name(bytes: &[u8]) -> usize {
-            // SAFETY: the caller guarantees the feature, which both vector types need.
-            unsafe {
-                $crate::scan::arch::generic::by_length::<
-                    $wide,
-                    $narrow,
-                    $crate::scan::arch::generic::$run,
-                >(bytes)
-            }
+            // SAFETY: the caller guarantees the feature.
+            unsafe { run_len(bytes, $crate::scan::ByteClass::$class) }
         }
     )*};
 }
@@ -540,15 +405,15 @@ macro_rules! engine {
         #[derive(Clone, Copy)]
         pub(crate) struct Engine(());
 
-        // The kernels are spelled out from `by_length` (always inlined) rather than calling the
+        // The kernels are spelled out from `run_len` and `classify` (always inlined) rather than calling the
         // `#[target_feature]` functions above, which the compiler may decline to inline: inlined,
         // their constants are loaded once per parse instead of once per line.
         impl $crate::scan::Engine for Engine {
             #[inline(always)]
             fn line_special_long(self, bytes: &[u8]) -> usize {
-                use $crate::scan::arch::generic::{by_length, LineSpecialRun};
+                use $crate::scan::{arch::generic::run_len, ByteClass};
                 // SAFETY: the Engine invariant: the CPU has the feature.
-                unsafe { by_length::<$wide, $narrow, LineSpecialRun>(bytes) }
+                unsafe { run_len::<$wide, $narrow>(bytes, ByteClass::NotLineSpecial) }
             }
 
             #[inline(always)]
@@ -559,15 +424,15 @@ macro_rules! engine {
             }
 
             #[inline(always)]
-            fn piece_block(
+            fn one_class_block(
                 self,
                 bytes: &[u8],
                 at: usize,
-                class: $crate::scan::PieceClass,
+                class: $crate::scan::ByteClass,
             ) -> u64 {
-                use $crate::scan::arch::generic::classify_piece;
+                use $crate::scan::arch::generic::classify_one;
                 // SAFETY: the Engine invariant: the CPU has the feature.
-                unsafe { classify_piece::<$wide, $narrow>(bytes, at, class) }
+                unsafe { classify_one::<$wide, $narrow>(bytes, at, class) }
             }
         }
 

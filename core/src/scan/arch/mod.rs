@@ -20,7 +20,7 @@
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::scalar::Scalar;
-use super::{Kernels, PieceClass, WithEngine};
+use super::{ByteClass, Kernels, WithEngine};
 
 /// Items compiled wherever some SIMD backend is: one condition for all of them.
 macro_rules! with_some_simd_backend {
@@ -237,7 +237,7 @@ impl Backend {
         target_len(bytes: &[u8]) -> usize,
         field_value_len(bytes: &[u8]) -> usize,
         classify_fields(bytes: &[u8], at: usize) -> [u64; 2],
-        classify_piece(bytes: &[u8], at: usize, class: PieceClass) -> u64
+        classify_one(bytes: &[u8], at: usize, class: ByteClass) -> u64
     );
 
     /// The backend's name: `avx2`, `sse4.2`, `neon`, `simd128` or `scalar`.
@@ -301,7 +301,7 @@ pub(crate) mod active {
         target_len(bytes: &[u8]) -> usize,
         field_value_len(bytes: &[u8]) -> usize,
         classify_fields(bytes: &[u8], at: usize) -> [u64; 2],
-        classify_piece(bytes: &[u8], at: usize, class: PieceClass) -> u64
+        classify_one(bytes: &[u8], at: usize, class: ByteClass) -> u64
     );
 }
 
@@ -499,8 +499,8 @@ mod tests {
                     }
                     for at in starts.into_iter().filter(|&at| at <= len) {
                         let fields = SCALAR.classify_fields(input, at);
-                        let pieces = [PieceClass::Target, PieceClass::RegName]
-                            .map(|class| SCALAR.classify_piece(input, at, class));
+                        let pieces = [ByteClass::Target, ByteClass::RegName]
+                            .map(|class| SCALAR.classify_one(input, at, class));
                         for &backend in &backends {
                             let name = backend.name();
                             assert_eq!(
@@ -508,12 +508,12 @@ mod tests {
                                 fields,
                                 "{name} fields: {len} bytes from {v} by {step}, block at {at}"
                             );
-                            for (class, want) in [PieceClass::Target, PieceClass::RegName]
+                            for (class, want) in [ByteClass::Target, ByteClass::RegName]
                                 .into_iter()
                                 .zip(pieces)
                             {
                                 assert_eq!(
-                                    backend.classify_piece(input, at, class),
+                                    backend.classify_one(input, at, class),
                                     want,
                                     "{name} {class:?}: {len} bytes from {v} by {step}, block at {at}"
                                 );
@@ -532,8 +532,8 @@ mod tests {
         let bytes: std::vec::Vec<u8> = (0..=255u8).chain(0..=255u8).collect();
         for at in (0..bytes.len()).step_by(7) {
             let [not_token, not_value] = SCALAR.classify_fields(&bytes, at);
-            let not_target = SCALAR.classify_piece(&bytes, at, PieceClass::Target);
-            let not_reg_name = SCALAR.classify_piece(&bytes, at, PieceClass::RegName);
+            let not_target = SCALAR.classify_one(&bytes, at, ByteClass::Target);
+            let not_reg_name = SCALAR.classify_one(&bytes, at, ByteClass::RegName);
             for i in 0..64 {
                 let want = |kernel: fn(Backend, &[u8]) -> usize| match bytes.get(at + i) {
                     Some(&b) => kernel(SCALAR, &[b]) == 0,

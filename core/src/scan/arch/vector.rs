@@ -10,10 +10,6 @@
 /// x86 and wasm get one bit per byte from a movemask instruction; NEON has none, so its mask
 /// keeps four bits per byte (from a narrowing shift) instead of paying to convert.
 pub(crate) trait MoveMask: Copy {
-    /// Whether any byte's bits are set.
-    fn has_non_zero(self) -> bool;
-    /// Index of the first byte whose bits are set. Only meaningful when `has_non_zero`.
-    fn first_offset(self) -> usize;
     /// One bit per byte, byte `i` at bit `i`: the form the block classifier combines into a
     /// 64-bit mask per 64-byte block.
     fn to_bits(self) -> u64;
@@ -57,11 +53,6 @@ pub(crate) trait Vector: Copy {
     /// The CPU supports the backend's feature.
     unsafe fn and(self, other: Self) -> Self;
 
-    /// Bitwise or (`por`, `vorrq_u8`, `v128_or`).
-    ///
-    /// # Safety
-    /// The CPU supports the backend's feature.
-    unsafe fn or(self, other: Self) -> Self;
 
     /// Each byte shifted right by four: its high nibble (`psrlw` and a mask, `vshrq_n_u8`,
     /// `u8x16_shr`).
@@ -87,15 +78,7 @@ pub(crate) trait Vector: Copy {
 
 /// Masks with one bit per byte, as x86 and wasm movemask instructions produce.
 impl MoveMask for u32 {
-    #[inline(always)]
-    fn has_non_zero(self) -> bool {
-        self != 0
-    }
 
-    #[inline(always)]
-    fn first_offset(self) -> usize {
-        self.trailing_zeros() as usize
-    }
 
 
 

@@ -42,11 +42,6 @@ impl Vector for v128 {
     }
 
     #[inline(always)]
-    unsafe fn or(self, other: Self) -> Self {
-        v128_or(self, other)
-    }
-
-    #[inline(always)]
     unsafe fn high_nibbles(self) -> Self {
         u8x16_shr(self, 4)
     }

@@ -54,12 +54,6 @@ impl Vector for __m128i {
     }
 
     #[inline(always)]
-    unsafe fn or(self, other: Self) -> Self {
-        // SAFETY: SSE2 is part of x86_64.
-        unsafe { _mm_or_si128(self, other) }
-    }
-
-    #[inline(always)]
     unsafe fn high_nibbles(self) -> Self {
         // There is no byte shift: shift 16-bit lanes and drop the bits of the neighbour byte.
         // SAFETY: SSE2 is part of x86_64.
@@ -112,12 +106,6 @@ impl Vector for __m256i {
     unsafe fn and(self, other: Self) -> Self {
         // SAFETY: the caller guarantees AVX2.
         unsafe { _mm256_and_si256(self, other) }
-    }
-
-    #[inline(always)]
-    unsafe fn or(self, other: Self) -> Self {
-        // SAFETY: the caller guarantees AVX2.
-        unsafe { _mm256_or_si256(self, other) }
     }
 
     #[inline(always)]
