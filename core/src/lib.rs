@@ -91,6 +91,8 @@
 extern crate std;
 
 mod chunked;
+#[cfg(feature = "tokio")]
+pub mod codec;
 mod error;
 mod head;
 mod known;
@@ -101,6 +103,8 @@ mod scan;
 mod span;
 pub mod stream;
 mod syntax;
+#[cfg(feature = "http")]
+pub mod to_http;
 mod trailers;
 mod validate;
 mod writer;
