@@ -35,7 +35,11 @@ const READ_ROOM: usize = 16 * 1024;
 #[allow(dead_code)] // the integration test includes this file and calls `start` itself
 fn main() -> io::Result<()> {
     let addr = std::env::args().nth(1);
-    let addr = addr.as_deref().unwrap_or("127.0.0.1:8080").parse().map_err(io::Error::other)?;
+    let addr = addr
+        .as_deref()
+        .unwrap_or("127.0.0.1:8080")
+        .parse()
+        .map_err(io::Error::other)?;
     let bound = start(addr)?;
     println!("listening on http://{bound}");
     loop {
@@ -182,14 +186,20 @@ fn answer(codec: &mut ServerCodec, out: &mut BytesMut, p: &Pending) {
         (b"Content-Type", b"text/plain"),
         (b"Connection", connection.unwrap_or_default()),
     ];
-    let headers = if connection.is_some() { &close[..] } else { &close[..1] };
+    let headers = if connection.is_some() {
+        &close[..]
+    } else {
+        &close[..1]
+    };
     let reply = Reply {
         status,
         headers,
         body: content,
         head_only,
     };
-    codec.encode(reply, out).expect("the answers are valid responses");
+    codec
+        .encode(reply, out)
+        .expect("the answers are valid responses");
 }
 
 /// Appends the answer to a request the codec rejected, if one is due: the status the error
@@ -206,7 +216,9 @@ fn error_answer(codec: &mut ServerCodec, out: &mut BytesMut, error: &CodecError)
         body: reason.as_bytes(),
         head_only: false,
     };
-    codec.encode(reply, out).expect("the error answers are valid responses");
+    codec
+        .encode(reply, out)
+        .expect("the error answers are valid responses");
 }
 
 /// Closes a connection after its last answer. The client may still be sending; closing a

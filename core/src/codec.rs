@@ -312,7 +312,11 @@ impl tokio_util::codec::Encoder<Reply<'_>> for ServerCodec {
     type Error = CodecError;
 
     fn encode(&mut self, reply: Reply<'_>, dst: &mut BytesMut) -> Result<(), CodecError> {
-        let fields: usize = reply.headers.iter().map(|(n, v)| n.len() + v.len() + 4).sum();
+        let fields: usize = reply
+            .headers
+            .iter()
+            .map(|(n, v)| n.len() + v.len() + 4)
+            .sum();
         let start = dst.len();
         dst.resize(start + FRAMING_ROOM + fields, 0);
         let head = write_head(&mut dst[start..], &reply);
