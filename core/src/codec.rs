@@ -49,7 +49,10 @@
 //!     b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n\r\nabc"
 //! );
 //!
-//! let err = codec.decode(&mut BytesMut::from(&b"x\r\nGET / HTTP/1.1\r\n\r\n"[..])).unwrap_err();
+//! // A request the parser rejects: answer the error's status, then close.
+//! let mut codec = ServerCodec::new(httpspan::Limits::DEFAULT);
+//! let mut input = BytesMut::from(&b"GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n"[..]);
+//! let err = codec.decode(&mut input).unwrap_err();
 //! assert_eq!(err.status(), Some(400));
 //! # Ok::<(), CodecError>(())
 //! ```
