@@ -160,11 +160,11 @@ def machine():
 
 def compliance_probe(server, request, timeout=2.0):
     """Sends `request` alone and reports the status of the first answer and whether the
-    server closed the connection within `timeout`."""
+    server closed (or reset) the connection within `timeout`."""
     with socket.create_connection((server.host, server.port), timeout=timeout) as sock:
         sock.sendall(request)
         data = b""
-        closed = False
+        closed = None
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
@@ -172,10 +172,10 @@ def compliance_probe(server, request, timeout=2.0):
             except socket.timeout:
                 break
             except ConnectionResetError:
-                closed = True
+                closed = "reset"
                 break
             if not piece:
-                closed = True
+                closed = "closed"
                 break
             data += piece
     statuses = re.findall(rb"HTTP/1\.[01] (\d{3})", data)
@@ -184,7 +184,7 @@ def compliance_probe(server, request, timeout=2.0):
         verdict = f"**accepted** ({status})"
     else:
         verdict = status
-    return f"{verdict}, {'closed' if closed else 'kept open'}"
+    return f"{verdict}, {closed or 'kept open'}"
 
 
 def main():
@@ -252,8 +252,9 @@ def main():
             print(f"| {name} | {cells[0]} | {cells[1]} |")
         print()
         print("Each request is sent alone on a new connection; a cell is the status of the first "
-              "answer and whether the server closed the connection within 2 s. **accepted**: the "
-              "server processed the request.")
+              "answer and whether the server closed the connection within 2 s (reset: with a TCP "
+              "reset, which can destroy an answer the client has not read yet). **accepted**: "
+              "the server processed the request.")
     finally:
         for server in servers:
             server.stop()

@@ -139,10 +139,10 @@ fn answer(out: &mut Vec<u8>, req: &Request, head: &[u8], body: &[u8]) {
         content,
         connection,
         head_only,
-    } = route(req, head, body);
+    } = route(req, head);
     Answer {
         status,
-        content,
+        content: content.bytes(body),
         connection,
         head_only,
     }

@@ -97,13 +97,6 @@ async fn accept(listener: TcpListener) {
     }
 }
 
-/// What the server must remember of a request head while its body arrives (the head itself is
-/// dropped at once, so that the read buffer can be reused).
-struct Pending {
-    head: httpspan::codec::RequestHead,
-    body: Vec<u8>,
-}
-
 /// Reads requests from one connection and answers each, in order, until either side closes.
 async fn connection(mut stream: TcpStream) -> io::Result<()> {
     let mut limits = Limits::DEFAULT;
@@ -115,7 +108,10 @@ async fn connection(mut stream: TcpStream) -> io::Result<()> {
     let mut input = BytesMut::with_capacity(READ_ROOM);
     // Grown by the first answers to the size they need.
     let mut out = BytesMut::new();
-    let mut pending: Option<Pending> = None;
+    // The answer to the request being read, decided from its head (which is then dropped, so
+    // that the read buffer can be reused), and its body.
+    let mut pending: Option<Route> = None;
+    let mut body = Vec::new();
     let mut eof = false;
     loop {
         // Every complete frame in the input, then one write for all the answers.
@@ -139,19 +135,13 @@ async fn connection(mut stream: TcpStream) -> io::Result<()> {
                     if expects_continue(req, head.bytes()) {
                         out.extend_from_slice(CONTINUE);
                     }
-                    pending = Some(Pending {
-                        head,
-                        body: Vec::new(),
-                    });
+                    pending = Some(route(req, head.bytes()));
+                    body.clear();
                 }
-                RequestFrame::Body(data) => {
-                    if let Some(p) = &mut pending {
-                        p.body.extend_from_slice(&data);
-                    }
-                }
+                RequestFrame::Body(data) => body.extend_from_slice(&data),
                 RequestFrame::End { last } => {
-                    let p = pending.take().expect("a head before the end");
-                    answer(&mut codec, &mut out, &p);
+                    let route = pending.take().expect("a head before the end");
+                    answer(&mut codec, &mut out, route, &body);
                     if last {
                         break true;
                     }
@@ -168,8 +158,7 @@ async fn connection(mut stream: TcpStream) -> io::Result<()> {
             close_gracefully(stream).await;
             return Ok(());
         }
-        // The head of a request whose body is still arriving is kept in `pending`; the body
-        // bytes already read are copied out, so the buffer is free for the next read.
+        // No frame is kept across reads, so the buffer is reused once it has grown.
         input.reserve(READ_ROOM);
         match tokio::time::timeout(IDLE_TIMEOUT, stream.read_buf(&mut input)).await {
             Ok(Ok(0)) => eof = true,
@@ -181,13 +170,13 @@ async fn connection(mut stream: TcpStream) -> io::Result<()> {
 }
 
 /// Appends the answer to one request.
-fn answer(codec: &mut ServerCodec, out: &mut BytesMut, p: &Pending) {
+fn answer(codec: &mut ServerCodec, out: &mut BytesMut, route: Route, body: &[u8]) {
     let Route {
         status,
         content,
         connection,
         head_only,
-    } = route(p.head.request(), p.head.bytes(), &p.body);
+    } = route;
     let close: [(&[u8], &[u8]); 2] = [
         (b"Content-Type", b"text/plain"),
         (b"Connection", connection.unwrap_or_default()),
@@ -200,7 +189,7 @@ fn answer(codec: &mut ServerCodec, out: &mut BytesMut, p: &Pending) {
     let reply = Reply {
         status,
         headers,
-        body: content,
+        body: content.bytes(body),
         head_only,
     };
     codec
