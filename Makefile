@@ -7,7 +7,7 @@ FILE ?= core/testdata/request-large.http
 VECTORS ?= tests/vectors
 
 .PHONY: help playground playground-dev playground-build playground-test inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check \
-	test-backends test-neon test-simd128 bench \
+	test-backends test-neon test-simd128 bench callgrind \
 	wasm-build wasm-vectors wasm-test wasm-browser bench-wasm \
 	nightly-setup fuzz-setup fuzz fuzz-smoke conformance-matrix conformance-matrix-check miri \
 	feature-tests bench-server
@@ -18,6 +18,7 @@ help:
 	@echo "make inspect [FILE=path] [LENIENT='bare_lf obs_fold']   show how httpspan parses a raw HTTP/1.1 stream"
 	@echo "make test                  run every check: fmt, clippy, tests, docs, conformance vectors, wasm package, fuzz, Miri"
 	@echo "make bench                 benchmark tables against httparse and picohttpparser"
+	@echo "make callgrind             instructions per parse under callgrind, against httparse"
 	@echo "make bench-server          the tokio example server against hyper under wrk, and a compliance table"
 	@echo "make wasm-build            build the npm package @httpspan/wasm into wasm/pkg/"
 	@echo "make bench-wasm            benchmark the wasm package against llhttp (undici) and Node's parser"
@@ -66,6 +67,11 @@ vectors-check:
 # Not part of `test`: timings are not tests. See docs/performance.md.
 bench: setup
 	$(CARGO) run --release -p native-bench --bin tables
+
+# Instructions per parse under callgrind, httpspan against httparse (and the byte-by-byte feed):
+# figures that do not move with the machine's load. Not part of `test` either.
+callgrind: setup
+	native-bench/callgrind.sh
 
 # The optional `tokio` and `http` features of the core crate: clippy, docs and their tests
 # (the codec and conversion doctests, the tokio example server over 127.0.0.1). The crate's

@@ -120,6 +120,40 @@ impl ChunkedDecoder {
     /// `input`. Only `max_chunk_ext_bytes` and [`Leniency::bare_lf`](crate::Leniency::bare_lf)
     /// of `limits` apply here.
     pub fn decode(&mut self, input: &[u8], limits: &Limits) -> Result<(usize, Chunk), Error> {
+        if let Some(found) = self.plain_chunk(input) {
+            return Ok(found);
+        }
+        self.decode_bytes(input, limits)
+    }
+
+    /// The common case in one step, with no state machine: at the start of a chunk-size line
+    /// (or at the CRLF after a chunk's data, followed by one), a plain size line and the data
+    /// after it. `None` for anything else, which [`decode_bytes`](Self::decode_bytes) decides
+    /// exactly as it would without this shortcut; what this returns is what it would return.
+    #[inline]
+    fn plain_chunk(&mut self, input: &[u8]) -> Option<(usize, Chunk)> {
+        let line_start = match self.state {
+            State::Size if self.digits == 0 => 0,
+            State::DataCr if input.get(..2) == Some(b"\r\n") => 2,
+            _ => return None,
+        };
+        let line = plain_size_line(input, line_start)?;
+        let data = self.data_start(line);
+        if data == input.len() {
+            return Some((data, Chunk::NeedMore));
+        }
+        let take = self.remaining.min((input.len() - data) as u64);
+        self.remaining -= take;
+        if self.remaining == 0 {
+            self.state = State::DataCr;
+        }
+        let end = data + take as usize;
+        Some((end, Chunk::Data(data..end)))
+    }
+
+    /// [`decode`](Self::decode) a byte at a time through the states, with shortcuts for the
+    /// data and for plain size lines.
+    fn decode_bytes(&mut self, input: &[u8], limits: &Limits) -> Result<(usize, Chunk), Error> {
         let bare_lf = limits.lenient.bare_lf;
         let mut pos = 0;
         while pos < input.len() {
@@ -315,26 +349,40 @@ struct PlainSizeLine {
 #[inline]
 fn plain_size_line(input: &[u8], at: usize) -> Option<PlainSizeLine> {
     let rest = input.get(at..)?;
-    let digits = rest
-        .iter()
-        .take(16)
-        .take_while(|&&b| hex_value(b).is_some())
-        .count();
-    if digits == 0 || rest.get(digits..digits + 2) != Some(b"\r\n") {
+    // The digits and their value in one pass, up to the 16 a size may have.
+    let (mut size, mut digits) = (0u64, 0);
+    while digits < 16 {
+        match rest.get(digits).map(|&b| HEX_VALUE[b as usize]) {
+            Some(v @ 0..=15) => size = size << 4 | u64::from(v),
+            _ => break,
+        }
+        digits += 1;
+    }
+    if digits == 0 || size == 0 || rest.get(digits..digits + 2) != Some(b"\r\n") {
         return None;
     }
-    let size = rest[..digits]
-        .iter()
-        .fold(0u64, |n, &b| n << 4 | u64::from(hex_value(b).unwrap_or(0)));
-    (size > 0).then_some(PlainSizeLine {
+    Some(PlainSizeLine {
         size,
         digits: digits as u8,
         data: at + digits + 2,
     })
 }
 
+/// The value of each hex digit, and 0xFF for every other byte.
+static HEX_VALUE: [u8; 256] = {
+    let mut table = [0xff; 256];
+    let mut b = 0;
+    while b < 256 {
+        if let Some(v) = hex_value(b as u8) {
+            table[b] = v;
+        }
+        b += 1;
+    }
+    table
+};
+
 #[inline]
-fn hex_value(b: u8) -> Option<u8> {
+const fn hex_value(b: u8) -> Option<u8> {
     match b {
         b'0'..=b'9' => Some(b - b'0'),
         b'a'..=b'f' => Some(b - b'a' + 10),

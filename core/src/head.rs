@@ -8,9 +8,10 @@
 //! leaves the state as it was and a repeated call fails the same way.
 
 use crate::error::{Error, ErrorKind};
-use crate::known::{KnownHeader, KNOWN_COUNT};
+use crate::known::{Folded, KnownHeader, KNOWN_COUNT};
 use crate::limits::{Leniency, Limits};
-use crate::scan::{self, class::is_ws, Engine, WithEngine};
+use crate::scan::blocks::{self, FieldBlocks};
+use crate::scan::{self, class::is_ws, Engine, PieceClass, WithEngine};
 use crate::span::Span;
 use crate::syntax::{self, ListItems, Version};
 
@@ -130,6 +131,12 @@ impl<'a> Iterator for Unfolded<'a> {
     }
 }
 
+/// How many SP and HTAB end `bytes`.
+#[inline]
+fn trailing_ws(bytes: &[u8]) -> usize {
+    bytes.iter().rev().take_while(|&&b| is_ws(b)).count()
+}
+
 /// The methods that requests, responses and trailer sections share, delegating to their
 /// `head: Head<N>` and `line` (their [`StartLine`]) fields.
 macro_rules! field_accessors {
@@ -210,6 +217,24 @@ pub(crate) trait StartLine: Clone {
     const KIND: HeadKind;
     /// Parses `line` (without its line end), which starts at `base` in the buffer.
     fn parse(&mut self, line: &[u8], base: usize, lenient: &Leniency) -> Result<Version, Error>;
+
+    /// The common shape of the line `buf[pos..cr]`, checked from the block masks: its version
+    /// if the line is valid in that shape, `None` for [`parse`](StartLine::parse) to decide.
+    /// The caller has found `cr` as the first byte from `pos` that is not a field-value byte,
+    /// and checked that it is a CR followed by LF.
+    ///
+    /// Everything it accepts, `parse` accepts with the same result under any [`Leniency`]:
+    /// the fast path only says yes.
+    #[inline(always)]
+    fn parse_common<E: Engine>(
+        &mut self,
+        _buf: &[u8],
+        _pos: usize,
+        _cr: usize,
+        _blocks: &mut FieldBlocks<'_, E>,
+    ) -> Option<Version> {
+        None
+    }
 }
 
 /// Trailer sections have no start line.
@@ -251,6 +276,11 @@ const _: () = assert!(
         && KnownHeader::ContentLength as u8 <= LAST_WITH_SEMANTICS as u8
         && KnownHeader::TransferEncoding as u8 <= LAST_WITH_SEMANTICS as u8
 );
+
+/// The values the parser compares list items with, case-insensitively.
+const CHUNKED: Folded = Folded::of(b"chunked");
+const CLOSE: Folded = Folded::of(b"close");
+const KEEP_ALIVE: Folded = Folded::of(b"keep-alive");
 
 /// No line is waiting for a field slot.
 const NO_OFFSET: u32 = u32::MAX;
@@ -395,9 +425,10 @@ impl<const N: usize> Head<N> {
     }
 
     /// The shortcut for a parse resumed inside a line with a few more bytes (a peer that sends
-    /// a byte at a time): if they hold no CR, LF or NUL and stay below the byte limit, the line
-    /// is still incomplete, which is all the full path would find, after more work. The search
-    /// state advances past them exactly as the full path's line-end search would advance it.
+    /// a byte at a time): if they hold no CR, LF or NUL (but perhaps a CR as the very last byte)
+    /// and stay below the byte limit, the line is still incomplete, which is all the full path
+    /// would find, after more work. The search state advances past them exactly as the full
+    /// path's line-end search would advance it.
     #[inline(always)]
     fn resumes_without_line_end(&mut self, buf: &[u8]) -> bool {
         let (from, end) = (self.scan_from as usize, buf.len());
@@ -410,10 +441,14 @@ impl<const N: usize> Head<N> {
         }
         let new = &buf[from..];
         // Fewer than `SHORT` bytes: the scalar kernel, inlined, whatever the backend.
-        if scan::Selected.line_special(new) != new.len() {
-            return false;
-        }
-        self.scan_from = end as u32;
+        let clean = scan::Selected.line_special(new);
+        self.scan_from = match new.get(clean) {
+            None => end,
+            // A CR that ends the buffer: its LF has not arrived, which is all the line-end
+            // search would find too, and it would wait at the CR.
+            Some(b'\r') if clean + 1 == new.len() => from + clean,
+            Some(_) => return false,
+        } as u32;
         true
     }
 
@@ -426,6 +461,8 @@ impl<const N: usize> Head<N> {
         start: &mut S,
         engine: E,
     ) -> Result<Status, Error> {
+        // Stage 1, lazily: blocks are classified as the walk below reaches them.
+        let mut blocks = FieldBlocks::new(engine, buf);
         loop {
             match self.phase {
                 Phase::Leading => {
@@ -459,6 +496,9 @@ impl<const N: usize> Head<N> {
                     }
                 }
                 Phase::StartLine => {
+                    if self.start_line_in_one_pass(buf, start, &mut blocks) {
+                        continue;
+                    }
                     let Some((end, next)) = self.find_line_end::<S, E>(buf, engine)? else {
                         return Ok(Status::Partial);
                     };
@@ -469,11 +509,10 @@ impl<const N: usize> Head<N> {
                 Phase::Fields => {
                     // An obs-fold can continue a line past its CRLF, which the one-pass check
                     // does not look for: with `obs_fold` every line takes the general path.
-                    if !self.lenient.obs_fold {
-                        if let Some(cr) = self.field_line_in_one_pass::<S, E>(buf, engine)? {
-                            self.next_line(cr + 2, Phase::Fields);
-                            continue;
-                        }
+                    if !self.lenient.obs_fold
+                        && self.fields_in_one_pass::<S, E>(buf, &mut blocks)?
+                    {
+                        continue;
                     }
                     let Some((end, next)) = self.find_line_end::<S, E>(buf, engine)? else {
                         return Ok(Status::Partial);
@@ -594,44 +633,169 @@ impl<const N: usize> Head<N> {
         Error::new(kind, self.limit_end as usize)
     }
 
-    /// The common case of a field line, in one pass over its bytes: a valid field line whose
-    /// CRLF is in the buffer is checked, stored, and its CR returned.
-    ///
-    /// The token run of the name stops at its colon, and the field-value run stops at the first
-    /// byte outside the value class, which for a valid line is the CR that ends it, so no
-    /// separate search for the line end is needed. Anything else (a line not yet complete, an
-    /// invalid byte, a limit reached, a resumed search) returns `Ok(None)` for the general path
-    /// (`find_line_end`, then `field_line`) to decide, after recording how far the line is known
-    /// to hold no CR, LF or NUL, so that those bytes are not searched twice.
+    /// The common case of a start line, from the block masks: a valid line of the usual shape
+    /// whose CRLF is in the buffer is parsed and `true` returned. Anything else returns `false`
+    /// for the general path (`find_line_end`, then [`StartLine::parse`]), after recording how
+    /// far the line is known to hold no CR, LF or NUL, so that those bytes are not searched
+    /// twice. Only a line's first attempt takes this path, so a line resumed many times is not
+    /// classified many times.
     #[inline(always)]
-    fn field_line_in_one_pass<S: StartLine, E: Engine>(
+    fn start_line_in_one_pass<S: StartLine, E: Engine>(
         &mut self,
         buf: &[u8],
-        engine: E,
-    ) -> Result<Option<usize>, Error> {
+        start: &mut S,
+        blocks: &mut FieldBlocks<'_, E>,
+    ) -> bool {
         let pos = self.line_start as usize;
-        if self.scan_from as usize != pos || self.lines >= self.max_lines {
-            return Ok(None);
+        if self.scan_from as usize != pos {
+            return false;
         }
         let end = buf.len().min(self.limit_end as usize);
-        let Some(rest) = buf.get(pos..end) else {
-            return Ok(None);
+        // Every byte of a valid start line is a field-value byte: the first that is not must
+        // be the CR.
+        let cr = blocks.next_not_value(pos);
+        if cr + 1 < end && buf[cr] == b'\r' && buf[cr + 1] == b'\n' {
+            if let Some(version) = start.parse_common(buf, pos, cr, blocks) {
+                self.version = version;
+                self.next_line(cr + 2, Phase::Fields);
+                return true;
+            }
+        }
+        // Field-value bytes are not CR, LF or NUL.
+        self.scan_from = cr.min(end) as u32;
+        false
+    }
+
+    /// The common case of field lines, from the block masks, line after line while they have
+    /// the usual shape:
+    ///
+    /// ```text
+    /// loop at pos, the start of a line:
+    ///     colon = next non-tchar from pos
+    ///     colon == pos: CR LF ends the head; anything else is not the usual shape
+    ///     must be ':' after the name
+    ///     skip one SP after the colon
+    ///     cr = next non-field-value byte         // must be CR, then LF, within the limit
+    ///     trim SP/HTAB around the value; look the name up; store the field; pos = cr + 2
+    /// ```
+    ///
+    /// Each line that passes is checked in full: a name of `tchar`s, a colon, a value of
+    /// field-value bytes and CRLF is exactly a valid field line. The first line that does not
+    /// have this shape, or is incomplete, or meets a limit, is left to the general path
+    /// (`find_line_end`, then `field_line`), which finds the exact error and offset; `false`
+    /// then says so, after recording how far that line is known to hold no CR, LF or NUL. `true`
+    /// when the head's empty line was reached. Only a line's first attempt takes this path.
+    ///
+    /// The line and slot counts live in locals and are written back once, at the exit: little
+    /// state is written per line.
+    #[inline(always)]
+    fn fields_in_one_pass<S: StartLine, E: Engine>(
+        &mut self,
+        buf: &[u8],
+        blocks: &mut FieldBlocks<'_, E>,
+    ) -> Result<bool, Error> {
+        let mut pos = self.line_start as usize;
+        if self.scan_from as usize != pos {
+            return Ok(false);
+        }
+        // The bytes the head may occupy: a line is accepted only if its LF is among them.
+        let head = &buf[..buf.len().min(self.limit_end as usize)];
+        let (mut lines, mut stored) = (self.lines, self.stored as usize);
+        // How far the first line not accepted is known to hold no CR, LF or NUL.
+        let mut clean_to = pos;
+        let outcome = loop {
+            let colon = blocks.next_not_token(pos);
+            if colon == pos {
+                break Ok(head.get(pos..pos + 2) == Some(b"\r\n"));
+            }
+            // Token bytes are not CR, LF or NUL.
+            clean_to = colon;
+            if head.get(colon) != Some(&b':') || lines >= self.max_lines {
+                break Ok(false);
+            }
+            let after_colon = colon + 1;
+            let value_start = after_colon + usize::from(head.get(after_colon) == Some(&b' '));
+            let cr = blocks.next_not_value(value_start);
+            if head.get(cr..cr + 2) != Some(b"\r\n") {
+                // Neither the colon nor value bytes are CR, LF or NUL.
+                clean_to = cr;
+                break Ok(false);
+            }
+            // More whitespace around the value than the one SP after the colon is rare.
+            let value = &head[value_start..cr];
+            let (value_start, value_end) = match value {
+                [first, ..] if is_ws(*first) => {
+                    let lead = value.iter().take_while(|&&b| is_ws(b)).count();
+                    (value_start + lead, cr - trailing_ws(&value[lead..]))
+                }
+                [.., last] if is_ws(*last) => (value_start, cr - trailing_ws(value)),
+                _ => (value_start, cr),
+            };
+            let known = KnownHeader::id_of_name(&head[pos..colon]);
+            if known <= LAST_WITH_SEMANTICS as u8 && S::KIND != HeadKind::Trailers {
+                // A Host value of a reg-name and a port is checked here, from a mask of its
+                // bytes; any other goes through `syntax::host`.
+                let host_checked = S::KIND == HeadKind::Request
+                    && known == KnownHeader::Host as u8
+                    && value_start < value_end
+                    && syntax::host_of_reg_name(
+                        &head[value_start..value_end],
+                        blocks::next_outside_piece(
+                            blocks.engine(),
+                            head,
+                            value_start,
+                            PieceClass::RegName,
+                        ) - value_start,
+                    );
+                if let Err(e) = self.field_semantics::<S>(
+                    KnownHeader::ALL[known as usize],
+                    &head[value_start..value_end],
+                    pos,
+                    value_start,
+                    host_checked,
+                ) {
+                    break Err(e);
+                }
+            }
+            lines += 1;
+            let field = Field {
+                name: Span::from_range(pos, colon),
+                value: Span::from_range(value_start, value_end),
+                known,
+            };
+            self.store_in_slot(stored, field, pos);
+            stored += usize::from(stored < N);
+            pos = cr + 2;
+            clean_to = pos;
         };
-        let runs = engine.field_runs(rest);
-        let (name_len, value_start, stop) = (runs.name_len, runs.value_start, runs.stop);
-        if name_len == 0 || !runs.has_colon() {
-            // Token bytes hold no CR, LF or NUL.
-            self.scan_from = (pos + name_len) as u32;
-            return Ok(None);
+        self.lines = lines;
+        self.stored = stored as u16;
+        self.line_start = pos as u32;
+        self.scan_from = clean_to.min(head.len()) as u32;
+        if outcome? {
+            self.check_complete::<S>(pos)?;
+            self.next_line(pos + 2, Phase::Done);
+            return Ok(true);
         }
-        // The LF must lie inside `rest`, so inside the byte limit.
-        if rest.get(stop..stop + 2) != Some(b"\r\n") {
-            // Neither token bytes, nor whitespace, nor value bytes are CR, LF or NUL.
-            self.scan_from = (pos + stop) as u32;
-            return Ok(None);
+        Ok(false)
+    }
+
+    /// Stores a checked field line, starting at `pos`, in `slot` (the next free one), and
+    /// indexes its known header if it is the first of its name; with no slot left, remembers
+    /// the first line that found none. The caller counts the slot.
+    #[inline(always)]
+    fn store_in_slot(&mut self, slot: usize, field: Field, pos: usize) {
+        if let Some(entry) = self.fields.get_mut(slot) {
+            *entry = field;
+            let known = field.known as usize;
+            if known < KNOWN_COUNT && self.present & (1 << known) == 0 {
+                self.present |= 1 << known;
+                self.index[known] = slot as u8;
+                self.values[known] = field.value;
+            }
+        } else if self.first_unstored == NO_OFFSET {
+            self.first_unstored = pos as u32;
         }
-        self.store_field::<S>(buf, pos, (name_len, value_start, runs.value_end))?;
-        Ok(Some(pos + stop))
     }
 
     /// Checks one field line, `buf[pos..end]`, applies what it means for framing and connection,
@@ -643,7 +807,8 @@ impl<const N: usize> Head<N> {
         end: usize,
     ) -> Result<(), Error> {
         let parts = self.field_parts::<S>(&buf[pos..end], pos)?;
-        self.store_field::<S>(buf, pos, parts)
+        let known = KnownHeader::id_of_name(&buf[pos..pos + parts.0]);
+        self.store_field::<S>(buf, pos, parts, known, false)
     }
 
     /// Applies what a checked field line means for framing and connection, and stores it. `parts`
@@ -654,39 +819,31 @@ impl<const N: usize> Head<N> {
         buf: &[u8],
         pos: usize,
         (name_len, value_start, value_end): (usize, usize, usize),
+        known: u8,
+        host_checked: bool,
     ) -> Result<(), Error> {
         let line = &buf[pos..];
         // With obs-folds, the value holds the raw line breaks; the semantics read each fold as
         // whitespace, which is what `unfold` presents.
-        let known = KnownHeader::id_of_name(&line[..name_len]);
         if known <= LAST_WITH_SEMANTICS as u8 && S::KIND != HeadKind::Trailers {
             self.field_semantics::<S>(
                 KnownHeader::ALL[known as usize],
                 &line[value_start..value_end],
                 pos,
                 pos + value_start,
+                host_checked,
             )?;
         }
 
         self.lines += 1;
+        let field = Field {
+            name: Span::from_range(pos, pos + name_len),
+            value: Span::from_range(pos + value_start, pos + value_end),
+            known,
+        };
         let slot = self.stored as usize;
-        if slot < N {
-            self.fields[slot] = Field {
-                name: Span::from_range(pos, pos + name_len),
-                value: Span::from_range(pos + value_start, pos + value_end),
-                known,
-            };
-            if let Some(bit) = 1u64.checked_shl(known as u32) {
-                if self.present & bit == 0 {
-                    self.present |= bit;
-                    self.index[known as usize] = slot as u8;
-                    self.values[known as usize] = self.fields[slot].value;
-                }
-            }
-            self.stored += 1;
-        } else if self.first_unstored == NO_OFFSET {
-            self.first_unstored = pos as u32;
-        }
+        self.store_in_slot(slot, field, pos);
+        self.stored += u16::from(slot < N);
         Ok(())
     }
 
@@ -760,6 +917,7 @@ impl<const N: usize> Head<N> {
         value: &[u8],
         line: usize,
         value_pos: usize,
+        host_checked: bool,
     ) -> Result<(), Error> {
         let at = |(kind, i): (ErrorKind, usize)| Error::new(kind, value_pos + i);
         match known {
@@ -795,6 +953,12 @@ impl<const N: usize> Head<N> {
                 if self.version == Version::Http10 {
                     return Err(Error::new(ErrorKind::TransferEncodingInHttp10, line));
                 }
+                // The common case: exactly `chunked`, the first Transfer-Encoding line.
+                if self.flags & flag::TRANSFER_ENCODING == 0 && CHUNKED.matches(value) {
+                    self.flags |= flag::TRANSFER_ENCODING | flag::CHUNKED_SEEN | flag::CHUNKED_LAST;
+                    self.te_line = line as u16;
+                    return Ok(());
+                }
                 let mut flags = self.flags | flag::TRANSFER_ENCODING;
                 for (item, off) in ListItems::new(value) {
                     let coding =
@@ -820,14 +984,20 @@ impl<const N: usize> Head<N> {
             }
             KnownHeader::Connection => {
                 let option = |item: &[u8]| {
-                    if item.eq_ignore_ascii_case(b"close") {
+                    if CLOSE.matches(item) {
                         flag::CLOSE
-                    } else if item.eq_ignore_ascii_case(b"keep-alive") {
+                    } else if KEEP_ALIVE.matches(item) {
                         flag::KEEP_ALIVE
                     } else {
                         0
                     }
                 };
+                // The commonest values whole: each is one token, the list's only item.
+                let common = option(value);
+                if common != 0 {
+                    self.flags |= common;
+                    return Ok(());
+                }
                 // The common case: one token (no comma, no whitespace), the list's only item;
                 // an empty value has none and a token is never empty.
                 if scan::token_len(value) == value.len() {
@@ -850,7 +1020,9 @@ impl<const N: usize> Head<N> {
                 if self.flags & flag::HOST != 0 {
                     return Err(Error::new(ErrorKind::DuplicateHost, line));
                 }
-                syntax::host(value).map_err(at)?;
+                if !host_checked {
+                    syntax::host(value).map_err(at)?;
+                }
                 self.flags |= flag::HOST;
             }
             _ => {}

@@ -233,42 +233,62 @@ const fn words(name: &[u8]) -> [u64; 4] {
     w
 }
 
-/// A known name as words, with the bits to set in an input's words to fold its case: 0x20 in
+/// A lowercase name as words, with the bits to set in an input's words to fold its case: 0x20 in
 /// each byte where the name has a letter. Setting 0x20 turns `A`..`Z` into `a`..`z` and no other
 /// byte into a letter, and the other bytes are compared exactly, so a match is exactly an ASCII
-/// case-insensitive match.
-struct Folded {
+/// case-insensitive match. Known header names are matched this way, and so are the values the
+/// parser looks for (`keep-alive`, `close`, `chunked`).
+pub(crate) struct Folded {
     words: [u64; 4],
     fold: [u64; 4],
     len: usize,
 }
 
-const FOLDED: [Folded; KNOWN_COUNT] = {
-    const EMPTY: Folded = Folded {
-        words: [0; 4],
-        fold: [0; 4],
-        len: 0,
-    };
-    let mut folded = [EMPTY; KNOWN_COUNT];
-    let mut i = 0;
-    while i < KNOWN_COUNT {
-        let name = KnownHeader::ALL[i].name().as_bytes();
-        assert!(name.len() <= 32, "known names fit in four words");
+impl Folded {
+    /// `name` (lowercase, at most 32 bytes) as words to compare with.
+    pub(crate) const fn of(name: &[u8]) -> Folded {
+        assert!(name.len() <= 32, "a folded name fits in four words");
         let mut letters = [0u8; 32];
         let mut j = 0;
         while j < name.len() {
-            assert!(!name[j].is_ascii_uppercase(), "known names are lowercase");
+            assert!(!name[j].is_ascii_uppercase(), "folded names are lowercase");
             if name[j].is_ascii_lowercase() {
                 letters[j] = 0x20;
             }
             j += 1;
         }
         let (letters, _) = letters.split_at(name.len());
-        folded[i] = Folded {
+        Folded {
             words: words(name),
             fold: words(letters),
             len: name.len(),
-        };
+        }
+    }
+
+    /// Whether `input` is this name, compared ASCII case-insensitively: the length first, then
+    /// only the words that cover it (up to 16 bytes the first and the last, which `words` lays
+    /// out so that the middle ones repeat them).
+    #[inline(always)]
+    pub(crate) fn matches(&self, input: &[u8]) -> bool {
+        let len = input.len();
+        if len != self.len {
+            return false;
+        }
+        let input = words(input);
+        let differ = |k: usize| (input[k] | self.fold[k]) ^ self.words[k];
+        let mut differ_any = differ(0) | differ(3);
+        if len > 16 {
+            differ_any |= differ(1) | differ(2);
+        }
+        differ_any == 0
+    }
+}
+
+const FOLDED: [Folded; KNOWN_COUNT] = {
+    let mut folded = [const { Folded::of(b"") }; KNOWN_COUNT];
+    let mut i = 0;
+    while i < KNOWN_COUNT {
+        folded[i] = Folded::of(KnownHeader::ALL[i].name().as_bytes());
         i += 1;
     }
     folded
@@ -299,23 +319,10 @@ impl KnownHeader {
         let Some(&[before_last, last]) = name.last_chunk::<2>() else {
             return NOT_KNOWN_ID;
         };
-        let first = name[0];
-        if len > 32 {
-            return NOT_KNOWN_ID;
-        }
-        let candidate = TABLE[bucket(len, first, last, before_last)];
-        let Some(f) = FOLDED.get(candidate as usize) else {
-            return NOT_KNOWN_ID;
-        };
-        let input = words(name);
-        let differ = (input[0] | f.fold[0]) ^ f.words[0]
-            | (input[1] | f.fold[1]) ^ f.words[1]
-            | (input[2] | f.fold[2]) ^ f.words[2]
-            | (input[3] | f.fold[3]) ^ f.words[3];
-        if f.len == len && differ == 0 {
-            candidate
-        } else {
-            NOT_KNOWN_ID
+        let candidate = TABLE[bucket(len, name[0], last, before_last)];
+        match FOLDED.get(candidate as usize) {
+            Some(known) if known.matches(name) => candidate,
+            _ => NOT_KNOWN_ID,
         }
     }
 

@@ -3,7 +3,7 @@
 use crate::error::{Error, ErrorKind};
 use crate::head::{field_accessors, Framing, Head, HeadKind, StartLine, Status};
 use crate::limits::{Leniency, Limits};
-use crate::scan;
+use crate::scan::{self, blocks, blocks::FieldBlocks, Engine, PieceClass};
 use crate::span::Span;
 use crate::syntax::{self, MethodClass, Version};
 
@@ -51,6 +51,41 @@ impl StartLine for RequestLine {
         self.method = Span::from_range(base, base + method_len);
         self.target = Span::from_range(base + target_start, base + target_end);
         Ok(version)
+    }
+
+    /// `token SP origin-form SP HTTP/1.x`, from the masks: the method ends at the first
+    /// non-`tchar` (an SP), the target at the first byte outside the target class (an SP), and
+    /// the version is the 8 bytes before the CR. A target with `%`, `[` or `]`, any other
+    /// form, CONNECT (whose target must be authority-form) and any other version go to `parse`.
+    #[inline(always)]
+    fn parse_common<E: Engine>(
+        &mut self,
+        buf: &[u8],
+        pos: usize,
+        cr: usize,
+        blocks: &mut FieldBlocks<'_, E>,
+    ) -> Option<Version> {
+        // The CR ends both runs, so every index below is at most `cr`.
+        let method_end = blocks.next_not_token(pos);
+        if method_end == pos || buf[method_end] != b' ' || &buf[pos..method_end] == b"CONNECT" {
+            return None;
+        }
+        let target_start = method_end + 1;
+        if buf[target_start] != b'/' {
+            return None;
+        }
+        // `/ ` is the commonest target of all, and needs no classifier.
+        let target_end = match buf[target_start + 1] {
+            b' ' => target_start + 1,
+            _ => blocks::next_outside_piece(blocks.engine(), buf, target_start, PieceClass::Target),
+        };
+        if target_end + 9 != cr || buf[target_end] != b' ' {
+            return None;
+        }
+        let version = syntax::common_version(&buf[target_end + 1..cr])?;
+        self.method = Span::from_range(pos, method_end);
+        self.target = Span::from_range(target_start, target_end);
+        Some(version)
     }
 }
 

@@ -3,7 +3,7 @@
 use crate::error::{Error, ErrorKind};
 use crate::head::{field_accessors, Framing, Head, HeadKind, StartLine, Status};
 use crate::limits::{Leniency, Limits};
-use crate::scan;
+use crate::scan::{self, blocks::FieldBlocks, Engine};
 use crate::span::Span;
 use crate::syntax::{self, Version};
 
@@ -57,6 +57,42 @@ impl StartLine for StatusLine {
         self.status = status;
         self.reason = Span::from_range(base + reason_start, base + line.len());
         Ok(version)
+    }
+
+    /// `HTTP/1.x SP 3DIGIT [SP reason]`: the version as one word, three digits from 100 to
+    /// 599, and a reason whose bytes the caller's search for the CR has already found to be
+    /// field-value bytes. Anything else goes to `parse`.
+    #[inline(always)]
+    fn parse_common<E: Engine>(
+        &mut self,
+        buf: &[u8],
+        pos: usize,
+        cr: usize,
+        _blocks: &mut FieldBlocks<'_, E>,
+    ) -> Option<Version> {
+        let line = &buf[pos..cr];
+        let version = syntax::common_version(line.get(..8)?)?;
+        let &[b' ', d0, d1, d2] = line.get(8..12)?.first_chunk::<4>()? else {
+            return None;
+        };
+        let digits = [d0, d1, d2].map(|d| d.wrapping_sub(b'0'));
+        if digits.iter().any(|&d| d > 9) {
+            return None;
+        }
+        let status = digits
+            .iter()
+            .fold(0u16, |status, &d| status * 10 + u16::from(d));
+        if !(100..=599).contains(&status) {
+            return None;
+        }
+        let reason_start = match line.get(12) {
+            None => 12,
+            Some(b' ') => 13,
+            Some(_) => return None,
+        };
+        self.status = status;
+        self.reason = Span::from_range(pos + reason_start, cr);
+        Some(version)
     }
 }
 

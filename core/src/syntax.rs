@@ -38,6 +38,19 @@ pub(crate) fn extra_sp(bytes: &[u8], request_line_spaces: bool) -> usize {
     }
 }
 
+/// `HTTP/1.1` or `HTTP/1.0`, compared as one word; `None` for anything else, which
+/// [`version`] judges.
+#[inline(always)]
+pub(crate) fn common_version(bytes: &[u8]) -> Option<Version> {
+    const HTTP11: u64 = u64::from_le_bytes(*b"HTTP/1.1");
+    const HTTP10: u64 = u64::from_le_bytes(*b"HTTP/1.0");
+    match u64::from_le_bytes(*bytes.first_chunk::<8>()?) {
+        HTTP11 if bytes.len() == 8 => Some(Version::Http11),
+        HTTP10 if bytes.len() == 8 => Some(Version::Http10),
+        _ => None,
+    }
+}
+
 /// Parses exactly `HTTP/1.0` or `HTTP/1.1`, and with `minor_above_1` also `HTTP/1.2` to
 /// `HTTP/1.9` as HTTP/1.1 ([`Leniency::unknown_version`](crate::Leniency::unknown_version)).
 /// Any other `HTTP/DIGIT.DIGIT` is unsupported (505); anything else is malformed, reported at
@@ -45,10 +58,8 @@ pub(crate) fn extra_sp(bytes: &[u8], request_line_spaces: bool) -> usize {
 pub(crate) fn version(bytes: &[u8], minor_above_1: bool) -> SyntaxResult<Version> {
     // The common cases in one compare each; anything else takes the byte-wise check below,
     // which finds the offending byte.
-    match bytes {
-        b"HTTP/1.1" => return Ok(Version::Http11),
-        b"HTTP/1.0" => return Ok(Version::Http10),
-        _ => {}
+    if let Some(version) = common_version(bytes) {
+        return Ok(version);
     }
     const SHAPE: &[u8; 8] = b"HTTP/0.0";
     for (i, &want) in SHAPE.iter().enumerate() {
@@ -344,6 +355,21 @@ fn ipv4(bytes: &[u8]) -> bool {
         octets += 1;
     }
     octets == 4
+}
+
+/// Whether a non-empty Host value is a reg-name without percent-encodings and an optional
+/// port, given `reg_name_len`, the length of its leading run of `unreserved / sub-delims`
+/// bytes (from a mask): the common shape, which [`host`] accepts too. `false` sends the value
+/// to [`host`], which decides.
+#[inline(always)]
+pub(crate) fn host_of_reg_name(value: &[u8], reg_name_len: usize) -> bool {
+    match value.get(reg_name_len..) {
+        Some([]) => true,
+        Some([b':', port @ ..]) => {
+            reg_name_len > 0 && port.len() <= 5 && port.iter().all(u8::is_ascii_digit)
+        }
+        _ => false,
+    }
 }
 
 /// A Host value: empty, or `uri-host [ ":" port ]` (RFC 9112 3.2, RFC 3986 3.2.2).

@@ -67,6 +67,24 @@ fn byte_by_byte_feed_scans_each_byte_a_bounded_number_of_times() {
 }
 
 #[test]
+fn blocks_are_classified_only_as_far_as_the_head_goes() {
+    // A 733-byte head followed by a 1 MiB body: stage 1 classifies the head's blocks, the
+    // last one reaching at most 63 bytes into the body, and never the rest of the body.
+    let mut message = Vec::from(LARGE);
+    message.resize(LARGE.len() + (1 << 20), b'x');
+    counter::take();
+    let mut req = Request::new();
+    assert_eq!(req.parse(&message), Ok(Status::Complete { head_len: 733 }));
+    let scanned = counter::take();
+    assert!(
+        scanned >= LARGE.len(),
+        "the head was not scanned: {scanned}"
+    );
+    // The head's blocks, the target's and the Host value's: a few blocks more than the head.
+    assert!(scanned <= LARGE.len() + 4 * 64, "scanned {scanned} bytes");
+}
+
+#[test]
 fn scanning_is_linear_in_the_head_length() {
     // A head with ever longer lines: re-scanning a line on each resume would be quadratic.
     for line_len in [10usize, 100, 1000] {

@@ -82,6 +82,19 @@ macro_rules! status_codes {
                 _ => None,
             }
         }
+
+        /// The whole HTTP/1.1 response of a registered code with `Content-Length: 0`, built at
+        /// compile time. Only for codes whose responses may have content (not 1xx, 204, 304).
+        #[inline]
+        const fn empty_response(status: u16) -> Option<&'static [u8]> {
+            match status {
+                $( $code => Some(
+                    concat!("HTTP/1.1 ", $code, " ", $reason, "\r\nContent-Length: 0\r\n\r\n")
+                        .as_bytes()
+                ), )*
+                _ => None,
+            }
+        }
     };
 }
 
@@ -204,6 +217,42 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
         16..=32 => halves!(16),
         _ => dst.copy_from_slice(src),
     }
+}
+
+/// Writes a whole HTTP/1.1 response without a body into `buf`: the status line with the
+/// registered reason phrase (see [`reason_phrase`]), `Content-Length: 0` (none in a 1xx, 204 or
+/// 304 response, which has no content) and the empty line. Returns its length.
+///
+/// For a registered status code whose response may have content, the response is a
+/// compile-time constant copied after one bounds check: the cheapest answer a server can send.
+/// Other codes go through [`ResponseWriter`], with the same result. `status` must be from 100
+/// to 599.
+///
+/// ```
+/// let mut buf = [0u8; 64];
+/// let len = httpspan::write_empty_response(&mut buf, 200)?;
+/// assert_eq!(&buf[..len], b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+/// let len = httpspan::write_empty_response(&mut buf, 204)?;
+/// assert_eq!(&buf[..len], b"HTTP/1.1 204 No Content\r\n\r\n");
+/// # Ok::<(), httpspan::WriteError>(())
+/// ```
+#[inline]
+pub fn write_empty_response(buf: &mut [u8], status: u16) -> Result<usize, WriteError> {
+    let has_content = !matches!(status, 100..=199 | 204 | 304);
+    if let Some(response) = empty_response(status).filter(|_| has_content) {
+        let Some(dst) = buf.get_mut(..response.len()) else {
+            return Err(WriteError::BufferTooSmall {
+                needed: response.len(),
+            });
+        };
+        dst.copy_from_slice(response);
+        return Ok(response.len());
+    }
+    let mut res = ResponseWriter::new(buf, status)?;
+    if has_content {
+        res.content_length(0)?;
+    }
+    res.finish()
 }
 
 /// The last chunk with no trailer fields: what ends a chunked body.
@@ -660,6 +709,39 @@ impl<'a> RequestWriter<'a> {
 mod tests {
     use super::*;
     use std::vec;
+
+    #[test]
+    fn empty_responses_are_what_the_writer_writes_and_parse_back() {
+        let (mut fast, mut general) = ([0u8; 128], [0u8; 128]);
+        for status in 100..=599u16 {
+            let len = write_empty_response(&mut fast, status).unwrap();
+            let mut res = ResponseWriter::new(&mut general, status).unwrap();
+            let has_content = !matches!(status, 100..=199 | 204 | 304);
+            if has_content {
+                res.content_length(0).unwrap();
+            }
+            let expected = res.finish().unwrap();
+            assert_eq!(fast[..len], general[..expected], "{status}");
+            let mut parsed = crate::Response::new();
+            parsed.parse(&fast[..len]).unwrap();
+            assert_eq!(parsed.status(), status);
+            assert_eq!(
+                parsed.content_length(),
+                has_content.then_some(0),
+                "{status}"
+            );
+            // One byte short: refused whole, with the length it needs.
+            let short = write_empty_response(&mut fast[..len - 1], status);
+            assert!(
+                matches!(short, Err(WriteError::BufferTooSmall { needed }) if needed >= len),
+                "{status}: {short:?}"
+            );
+        }
+        assert_eq!(
+            write_empty_response(&mut fast, 600),
+            Err(WriteError::Invalid(ErrorKind::InvalidStatusCode))
+        );
+    }
 
     #[test]
     fn digits_in_both_bases() {

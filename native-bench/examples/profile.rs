@@ -3,6 +3,9 @@
 //! `valgrind --tool=callgrind target/release/examples/profile request-large 1000`.
 //! `httparse:request-large` (or `pico:`) runs a competitor on the same input instead;
 //! `feed:request-large` feeds httpspan the request one byte more per call.
+//! `chunked:body` (or `httparse-chunked:body`) decodes the 64 x 1 KiB chunked body of the
+//! tables instead.
+//! `native-bench/callgrind.sh` (or `make callgrind`) prints the table of instructions per parse.
 
 use std::hint::black_box;
 
@@ -16,6 +19,18 @@ fn main() {
     let (parser, input) = which
         .split_once(':')
         .unwrap_or(("httpspan", which.as_str()));
+    if parser.ends_with("chunked") {
+        let body = native_bench::chunked_body();
+        for _ in 0..times {
+            let data = match parser {
+                "chunked" => native_bench::decode_chunked(black_box(&body)),
+                "httparse-chunked" => native_bench::compete::httparse_chunked(black_box(&body)),
+                _ => panic!("unknown parser {parser}"),
+            };
+            assert_eq!(data, 64 * 1024);
+        }
+        return;
+    }
     let buf = match input {
         "request-small" => inputs::REQUEST_SMALL,
         "request-medium" => inputs::REQUEST_MEDIUM,

@@ -1,17 +1,30 @@
 //! The competitors: httparse and picohttpparser, asked the same questions as httpspan.
+//!
+//! Each is called as its fastest real users call it: httparse as hyper does, with
+//! `parse_with_uninit_headers` (`parse_response_with_uninit_headers` for responses) over an uninitialised header array (nothing to fill per parse),
+//! picohttpparser over an uninitialised `phr_header` array it fills itself; httpspan reuses its
+//! parser, and resets it per parse.
 
 use std::hint::black_box;
+use std::mem::MaybeUninit;
 
 use crate::{Case, Semantics};
 
 /// Header slots given to the competitors, as many as httpspan's 64.
 const SLOTS: usize = 64;
 
+/// Header slots for httparse, uninitialised as hyper gives them.
+fn uninit_headers<'b>() -> [MaybeUninit<httparse::Header<'b>>; SLOTS] {
+    [const { MaybeUninit::uninit() }; SLOTS]
+}
+
 /// Parses a request with httparse and checks that all of `buf` was the head.
 pub fn httparse_request(buf: &[u8]) -> usize {
-    let mut headers = [httparse::EMPTY_HEADER; SLOTS];
-    let mut req = httparse::Request::new(&mut headers);
-    let status = req.parse(black_box(buf)).expect("valid request");
+    let mut headers = uninit_headers();
+    let mut req = httparse::Request::new(&mut []);
+    let status = req
+        .parse_with_uninit_headers(black_box(buf), &mut headers)
+        .expect("valid request");
     assert_eq!(status, httparse::Status::Complete(buf.len()));
     black_box(&req);
     req.headers.len()
@@ -19,9 +32,11 @@ pub fn httparse_request(buf: &[u8]) -> usize {
 
 /// Parses a response with httparse and checks that all of `buf` was the head.
 pub fn httparse_response(buf: &[u8]) -> usize {
-    let mut headers = [httparse::EMPTY_HEADER; SLOTS];
-    let mut res = httparse::Response::new(&mut headers);
-    let status = res.parse(black_box(buf)).expect("valid response");
+    let mut headers = uninit_headers();
+    let mut res = httparse::Response::new(&mut []);
+    let status = httparse::ParserConfig::default()
+        .parse_response_with_uninit_headers(&mut res, black_box(buf), &mut headers)
+        .expect("valid response");
     assert_eq!(status, httparse::Status::Complete(buf.len()));
     black_box(&res);
     res.headers.len()
@@ -68,9 +83,11 @@ fn semantics<'a>(version: u8, fields: impl Iterator<Item = (&'a [u8], &'a [u8])>
 
 /// httparse, then the semantics from its fields.
 pub fn httparse_request_semantics(buf: &[u8]) -> Semantics {
-    let mut headers = [httparse::EMPTY_HEADER; SLOTS];
-    let mut req = httparse::Request::new(&mut headers);
-    let status = req.parse(black_box(buf)).expect("valid request");
+    let mut headers = uninit_headers();
+    let mut req = httparse::Request::new(&mut []);
+    let status = req
+        .parse_with_uninit_headers(black_box(buf), &mut headers)
+        .expect("valid request");
     assert_eq!(status, httparse::Status::Complete(buf.len()));
     let fields = req.headers.iter().map(|h| (h.name.as_bytes(), h.value));
     semantics(req.version.expect("complete"), fields)
@@ -78,9 +95,11 @@ pub fn httparse_request_semantics(buf: &[u8]) -> Semantics {
 
 /// httparse, then the semantics from its fields.
 pub fn httparse_response_semantics(buf: &[u8]) -> Semantics {
-    let mut headers = [httparse::EMPTY_HEADER; SLOTS];
-    let mut res = httparse::Response::new(&mut headers);
-    let status = res.parse(black_box(buf)).expect("valid response");
+    let mut headers = uninit_headers();
+    let mut res = httparse::Response::new(&mut []);
+    let status = httparse::ParserConfig::default()
+        .parse_response_with_uninit_headers(&mut res, black_box(buf), &mut headers)
+        .expect("valid response");
     assert_eq!(status, httparse::Status::Complete(buf.len()));
     let fields = res.headers.iter().map(|h| (h.name.as_bytes(), h.value));
     semantics(res.version.expect("complete"), fields)
@@ -150,6 +169,7 @@ pub use pico::{pico_request, pico_request_semantics, pico_response, pico_respons
 #[allow(unsafe_code)]
 mod pico {
     use std::hint::black_box;
+    use std::mem::MaybeUninit;
     use std::os::raw::{c_char, c_int};
     use std::ptr;
 
@@ -158,12 +178,20 @@ mod pico {
     use super::{semantics, SLOTS};
     use crate::Semantics;
 
-    const EMPTY: phr_header = phr_header {
-        name: ptr::null(),
-        name_len: 0,
-        value: ptr::null(),
-        value_len: 0,
-    };
+    /// Header slots for picohttpparser, which writes each one it reports before reading it.
+    type Slots = [MaybeUninit<phr_header>; SLOTS];
+
+    fn uninit_slots() -> Slots {
+        [const { MaybeUninit::uninit() }; SLOTS]
+    }
+
+    /// The first `count` slots, which picohttpparser has written.
+    fn written(headers: &Slots, count: usize) -> &[phr_header] {
+        assert!(count <= SLOTS);
+        // SAFETY: picohttpparser initialised the first `count` slots of the array it was given,
+        // and `count` is within it.
+        unsafe { std::slice::from_raw_parts(headers.as_ptr().cast::<phr_header>(), count) }
+    }
 
     /// The fields of a parse, as byte slices.
     fn fields(headers: &[phr_header]) -> impl Iterator<Item = (&[u8], &[u8])> {
@@ -180,7 +208,7 @@ mod pico {
     }
 
     /// Parses a request; returns its minor version and the number of fields.
-    fn request(buf: &[u8], headers: &mut [phr_header; SLOTS]) -> (c_int, usize) {
+    fn request(buf: &[u8], headers: &mut Slots) -> (c_int, usize) {
         let (mut method, mut method_len) = (ptr::null::<c_char>(), 0);
         let (mut path, mut path_len) = (ptr::null::<c_char>(), 0);
         let mut minor: c_int = -1;
@@ -197,7 +225,7 @@ mod pico {
                 &mut path,
                 &mut path_len,
                 &mut minor,
-                headers.as_mut_ptr(),
+                headers.as_mut_ptr().cast::<phr_header>(),
                 &mut count,
                 0,
             )
@@ -208,7 +236,7 @@ mod pico {
     }
 
     /// Parses a response; returns its minor version and the number of fields.
-    fn response(buf: &[u8], headers: &mut [phr_header; SLOTS]) -> (c_int, usize) {
+    fn response(buf: &[u8], headers: &mut Slots) -> (c_int, usize) {
         let (mut minor, mut status): (c_int, c_int) = (-1, 0);
         let (mut msg, mut msg_len) = (ptr::null::<c_char>(), 0);
         let mut count = SLOTS;
@@ -222,7 +250,7 @@ mod pico {
                 &mut status,
                 &mut msg,
                 &mut msg_len,
-                headers.as_mut_ptr(),
+                headers.as_mut_ptr().cast::<phr_header>(),
                 &mut count,
                 0,
             )
@@ -234,27 +262,27 @@ mod pico {
 
     /// Parses a request and checks that all of `buf` was the head; returns the field count.
     pub fn pico_request(buf: &[u8]) -> usize {
-        let mut headers = [EMPTY; SLOTS];
+        let mut headers = uninit_slots();
         request(buf, &mut headers).1
     }
 
     /// Parses a response and checks that all of `buf` was the head; returns the field count.
     pub fn pico_response(buf: &[u8]) -> usize {
-        let mut headers = [EMPTY; SLOTS];
+        let mut headers = uninit_slots();
         response(buf, &mut headers).1
     }
 
     /// picohttpparser, then the semantics from its fields.
     pub fn pico_request_semantics(buf: &[u8]) -> Semantics {
-        let mut headers = [EMPTY; SLOTS];
+        let mut headers = uninit_slots();
         let (minor, count) = request(buf, &mut headers);
-        semantics(minor as u8, fields(&headers[..count]))
+        semantics(minor as u8, fields(written(&headers, count)))
     }
 
     /// picohttpparser, then the semantics from its fields.
     pub fn pico_response_semantics(buf: &[u8]) -> Semantics {
-        let mut headers = [EMPTY; SLOTS];
+        let mut headers = uninit_slots();
         let (minor, count) = response(buf, &mut headers);
-        semantics(minor as u8, fields(&headers[..count]))
+        semantics(minor as u8, fields(written(&headers, count)))
     }
 }

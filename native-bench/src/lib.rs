@@ -323,25 +323,29 @@ pub fn chunked_body() -> Vec<u8> {
     body
 }
 
+/// Decodes a whole chunked body with httpspan's decoder; returns the data bytes.
+pub fn decode_chunked(body: &[u8]) -> usize {
+    let mut decoder = ChunkedDecoder::new();
+    let mut input = body;
+    let mut data = 0;
+    loop {
+        let (used, chunk) = decoder.decode(input, &Limits::DEFAULT).expect("valid");
+        match chunk {
+            Chunk::Data(range) => data += range.len(),
+            Chunk::TrailerSection => return data,
+            other => panic!("{other:?}"),
+        }
+        input = &input[used..];
+    }
+}
+
 fn chunked_decoding() -> Row {
     let body: &'static [u8] = chunked_body().leak();
     Row {
         title: "chunked decoding",
         input: format!("64 x 1 KiB ({} B)", body.len()),
         ours: Case::new("httpspan", body.len(), move || {
-            let mut decoder = ChunkedDecoder::new();
-            let mut input = black_box(body);
-            let mut data = 0;
-            loop {
-                let (used, chunk) = decoder.decode(input, &Limits::DEFAULT).expect("valid");
-                match chunk {
-                    Chunk::Data(range) => data += range.len(),
-                    Chunk::TrailerSection => break,
-                    other => panic!("{other:?}"),
-                }
-                input = &input[used..];
-            }
-            assert_eq!(data, 64 * 1024);
+            assert_eq!(decode_chunked(black_box(body)), 64 * 1024);
         }),
         others: vec![Case::new("httparse", body.len(), move || {
             assert_eq!(compete::httparse_chunked(black_box(body)), 64 * 1024);
@@ -423,7 +427,7 @@ fn writer_rows(rows: &mut Vec<Row>) {
         Ok(())
     }
 
-    let minimal: &[u8] = b"HTTP/1.1 200 OK\r\n\r\n";
+    let minimal: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
     let mut sse = b"HTTP/1.1 200 OK\r\n".to_vec();
     for (n, v) in SSE_FIELDS {
         sse.extend_from_slice(&[n, b": ", v, b"\r\n"].concat());
@@ -441,15 +445,20 @@ fn writer_rows(rows: &mut Vec<Row>) {
     let mut other = [0u8; 512];
     rows.push(Row {
         title: "response write",
-        input: format!("minimal 200 ({} B)", minimal.len()),
+        input: format!("minimal 200, Content-Length: 0 ({} B)", minimal.len()),
         ours: Case::new("httpspan", minimal.len(), move || {
-            let res = ResponseWriter::new(black_box(&mut buf[..]), black_box(200)).expect("room");
-            let n = res.finish().expect("room");
+            let n = httpspan::write_empty_response(black_box(&mut buf[..]), black_box(200))
+                .expect("room");
             assert_eq!(&buf[..n], minimal);
         }),
         others: vec![Case::new("write! (no checks)", minimal.len(), move || {
             let n = plain(black_box(&mut other[..]), |w| {
-                write!(w, "HTTP/1.1 {} {}\r\n\r\n", black_box(200), black_box("OK"))
+                write!(
+                    w,
+                    "HTTP/1.1 {} {}\r\nContent-Length: 0\r\n\r\n",
+                    black_box(200),
+                    black_box("OK")
+                )
             });
             assert_eq!(&other[..n], minimal);
         })],

@@ -20,6 +20,9 @@ pub(crate) const SUB_DELIM: u8 = 32;
 pub(crate) const HEX: u8 = 64;
 /// `qdtext` (RFC 9110 5.6.4).
 pub(crate) const QDTEXT: u8 = 128;
+/// The bytes of a reg-name (RFC 3986 3.2.2) but its percent-encodings: `unreserved /
+/// sub-delims`.
+pub(crate) const REG_NAME: u8 = UNRESERVED | SUB_DELIM;
 
 const fn build() -> [u8; 256] {
     let mut t = [0u8; 256];

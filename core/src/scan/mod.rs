@@ -29,78 +29,36 @@ pub(crate) trait Kernels {
     /// (RFC 9110 5.5). Reason phrases use the same class.
     fn field_value_len(bytes: &[u8]) -> usize;
 
-    /// The two runs of a field line at the start of `bytes`, in one call: the token run of the
-    /// name and, when a colon follows it, the field-value run after the colon and any SP/HTAB.
-    /// Exactly `token_len` and `field_value_len` composed; a backend overrides it only to save
-    /// a call.
-    fn field_runs(bytes: &[u8]) -> FieldRuns {
-        field_runs_with!(bytes, |name| Self::token_len(name), |value| {
-            Self::field_value_len(value)
-        })
-    }
+    /// Stage 1 of the head engine for the block of 64 bytes at `at`: bit `i` of the first mask
+    /// set where byte `at + i` is not a `tchar`, of the second where it is not a field-value
+    /// byte, and both bits set for every byte past the end of `bytes`.
+    fn classify_fields(bytes: &[u8], at: usize) -> [u64; 2];
+    /// Like [`classify_fields`](Kernels::classify_fields), for one [`PieceClass`]: bit `i` set
+    /// where byte `at + i` is outside it.
+    fn classify_piece(bytes: &[u8], at: usize, class: PieceClass) -> u64;
 }
 
-/// The runs of a field line found by [`Kernels::field_runs`], as indexes into its input.
+pub(crate) mod blocks;
+
+/// A byte class that stage 2 asks about for one piece of a line (a request-target, a Host
+/// value), classified when that piece is read rather than in every block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct FieldRuns {
-    /// Length of the token run at the start: the name, if a colon follows.
-    pub(crate) name_len: usize,
-    /// Where the value starts, after the colon and any SP/HTAB; `name_len` if no colon follows
-    /// the name.
-    pub(crate) value_start: usize,
-    /// Where the field-value run from `value_start` stops (a valid line's CR); `name_len` if no
-    /// colon follows the name.
-    pub(crate) stop: usize,
-    /// Where the value ends without its trailing SP/HTAB: `stop` moved back over them, at least
-    /// `value_start`.
-    pub(crate) value_end: usize,
+pub(crate) enum PieceClass {
+    /// The request-target bytes of [`Kernels::target_len`].
+    Target,
+    /// The bytes of a reg-name but its percent-encodings: `unreserved / sub-delims`.
+    RegName,
 }
 
-impl FieldRuns {
-    /// Whether a colon follows the name.
-    pub(crate) fn has_colon(&self) -> bool {
-        self.value_start > self.name_len
+impl PieceClass {
+    /// The class as its flag in the byte-class table.
+    pub(crate) const fn flag(self) -> u8 {
+        match self {
+            PieceClass::Target => class::TARGET,
+            PieceClass::RegName => class::REG_NAME,
+        }
     }
 }
-
-/// `field_runs` from a token kernel and a field-value kernel, written once for the scalar
-/// default and the SIMD backends (whose kernels are `unsafe` expressions, not closures, so that
-/// they inline into the backend's `#[target_feature]` function).
-macro_rules! field_runs_with {
-    ($bytes:expr, |$name:ident| $token:expr, |$value:ident| $value_run:expr) => {{
-        let bytes: &[u8] = $bytes;
-        let name_len = {
-            let $name = bytes;
-            $token
-        };
-        if bytes.get(name_len) == Some(&b':') {
-            let mut value_start = name_len + 1;
-            while value_start < bytes.len() && $crate::scan::class::is_ws(bytes[value_start]) {
-                value_start += 1;
-            }
-            let $value = &bytes[value_start..];
-            let stop = value_start + $value_run;
-            let mut value_end = stop;
-            while value_end > value_start && $crate::scan::class::is_ws(bytes[value_end - 1]) {
-                value_end -= 1;
-            }
-            $crate::scan::FieldRuns {
-                name_len,
-                value_start,
-                stop,
-                value_end,
-            }
-        } else {
-            $crate::scan::FieldRuns {
-                name_len,
-                value_start: name_len,
-                stop: name_len,
-                value_end: name_len,
-            }
-        }
-    }};
-}
-pub(crate) use field_runs_with;
 
 /// Inputs shorter than this stay on the scalar kernel, inlined into the caller: no backend has a
 /// vector this narrow, and a call into a `#[target_feature]` function would cost more than the
@@ -113,6 +71,13 @@ pub(crate) mod counter {
     // Per thread, so that tests running in parallel do not add to each other's counts.
     std::thread_local! {
         static SCANNED: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+    }
+
+    /// Counts the bytes of a block that stage 1 classified: the 64 at `at`, or the rest of the
+    /// buffer.
+    pub(crate) fn add_block(bytes_len: usize, at: usize) {
+        let seen = bytes_len.saturating_sub(at).min(64);
+        SCANNED.with(|c| c.set(c.get() + seen));
     }
 
     pub(crate) fn add(bytes_len: usize, stop: usize) {
@@ -152,8 +117,10 @@ macro_rules! dispatch {
 pub(crate) trait Engine: Copy {
     /// [`Kernels::line_special`] on at least [`SHORT`] bytes.
     fn line_special_long(self, bytes: &[u8]) -> usize;
-    /// [`Kernels::field_runs`] on at least [`SHORT`] bytes.
-    fn field_runs_long(self, bytes: &[u8]) -> FieldRuns;
+    /// [`Kernels::classify_fields`], without the test counter (see [`blocks`]).
+    fn fields_block(self, bytes: &[u8], at: usize) -> [u64; 2];
+    /// [`Kernels::classify_piece`], without the test counter (see [`blocks`]).
+    fn piece_block(self, bytes: &[u8], at: usize, class: PieceClass) -> u64;
 
     /// See [`Kernels::line_special`].
     #[inline(always)]
@@ -166,19 +133,6 @@ pub(crate) trait Engine: Copy {
         #[cfg(test)]
         counter::add(bytes.len(), stop);
         stop
-    }
-
-    /// See [`Kernels::field_runs`].
-    #[inline(always)]
-    fn field_runs(self, bytes: &[u8]) -> FieldRuns {
-        let runs = if bytes.len() < SHORT {
-            <scalar::Scalar as Kernels>::field_runs(bytes)
-        } else {
-            self.field_runs_long(bytes)
-        };
-        #[cfg(test)]
-        counter::add(bytes.len(), runs.stop);
-        runs
     }
 }
 
@@ -193,8 +147,13 @@ impl Engine for Selected {
     }
 
     #[inline(always)]
-    fn field_runs_long(self, bytes: &[u8]) -> FieldRuns {
-        arch::active::field_runs(bytes)
+    fn fields_block(self, bytes: &[u8], at: usize) -> [u64; 2] {
+        arch::active::classify_fields(bytes, at)
+    }
+
+    #[inline(always)]
+    fn piece_block(self, bytes: &[u8], at: usize, class: PieceClass) -> u64 {
+        arch::active::classify_piece(bytes, at, class)
     }
 }
 
@@ -212,8 +171,13 @@ impl Engine for ScalarEngine {
     }
 
     #[inline(always)]
-    fn field_runs_long(self, bytes: &[u8]) -> FieldRuns {
-        <scalar::Scalar as Kernels>::field_runs(bytes)
+    fn fields_block(self, bytes: &[u8], at: usize) -> [u64; 2] {
+        <scalar::Scalar as Kernels>::classify_fields(bytes, at)
+    }
+
+    #[inline(always)]
+    fn piece_block(self, bytes: &[u8], at: usize, class: PieceClass) -> u64 {
+        <scalar::Scalar as Kernels>::classify_piece(bytes, at, class)
     }
 }
 
@@ -286,6 +250,20 @@ pub mod backends {
     /// the same results.
     pub fn force(name: &str) -> bool {
         Backend::named(name).map(arch::force).is_some()
+    }
+
+    /// Runs stage 1 of the named backend on the block of `bytes` at `at`, whichever backend is
+    /// in use: the masks of the bytes that are not a `tchar`, not a field-value byte, not a
+    /// request-target byte and not a reg-name byte, bit `i` for byte `at + i`, every bit past the
+    /// end set. `None` if this CPU cannot run it. Compare with `classify("scalar", ..)` on any
+    /// bytes.
+    pub fn classify(name: &str, bytes: &[u8], at: usize) -> Option<[u64; 4]> {
+        use super::PieceClass;
+        let backend = Backend::named(name)?;
+        let [not_token, not_value] = backend.classify_fields(bytes, at);
+        let not_target = backend.classify_piece(bytes, at, PieceClass::Target);
+        let not_reg_name = backend.classify_piece(bytes, at, PieceClass::RegName);
+        Some([not_token, not_value, not_target, not_reg_name])
     }
 
     /// Runs one kernel of the named backend on `bytes`, whichever backend is in use; `None` if

@@ -1,10 +1,30 @@
 //! The scalar backend: the reference every other backend must agree with.
 
 use super::class::{CLASS, LINE_SPECIAL, TARGET, TOKEN, VALUE};
-use super::Kernels;
+use super::{Kernels, PieceClass};
 
 /// Table-driven kernels, one byte at a time.
 pub(crate) struct Scalar;
+
+impl Scalar {
+    /// Stage 1 for one block, a byte at a time: for each of the class flags, bit `i` set where
+    /// byte `at + i` lacks it, and every bit past the end of `bytes`. The reference that each
+    /// SIMD classifier must match bit for bit.
+    #[inline]
+    pub(crate) fn classify<const K: usize>(bytes: &[u8], at: usize, flags: [u8; K]) -> [u64; K] {
+        let mut masks = [u64::MAX; K];
+        let block = bytes.get(at..).unwrap_or(&[]);
+        for (i, &b) in block.iter().take(64).enumerate() {
+            let class = CLASS[b as usize];
+            for (mask, flag) in masks.iter_mut().zip(flags) {
+                if class & flag != 0 {
+                    *mask &= !(1 << i);
+                }
+            }
+        }
+        masks
+    }
+}
 
 /// Length of the leading run of bytes that have `flag`, or (with `want = false`) that lack it.
 #[inline(always)]
@@ -34,5 +54,15 @@ impl Kernels for Scalar {
     #[inline]
     fn field_value_len(bytes: &[u8]) -> usize {
         run(bytes, VALUE, true)
+    }
+
+    #[inline]
+    fn classify_fields(bytes: &[u8], at: usize) -> [u64; 2] {
+        Scalar::classify(bytes, at, [TOKEN, VALUE])
+    }
+
+    #[inline]
+    fn classify_piece(bytes: &[u8], at: usize, class: PieceClass) -> u64 {
+        Scalar::classify(bytes, at, [class.flag()])[0]
     }
 }

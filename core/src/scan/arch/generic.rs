@@ -22,7 +22,8 @@
 //!    than setting up a vector.
 
 use super::vector::{MoveMask, Vector};
-use crate::scan::class::{CLASS_TABLE, TARGET, TOKEN, VALUE};
+use crate::scan::class::{CLASS_TABLE, REG_NAME, TARGET, TOKEN, VALUE};
+use crate::scan::PieceClass;
 use crate::scan::scalar::Scalar;
 use crate::scan::Kernels;
 
@@ -74,11 +75,11 @@ const fn nibble_tables(flag: u8) -> NibbleTables {
 }
 
 /// [`TOKEN`] as nibble tables.
-static TOKEN_TABLES: NibbleTables = nibble_tables(TOKEN);
+const TOKEN_TABLES: &NibbleTables = &nibble_tables(TOKEN);
 /// [`TARGET`] as nibble tables.
-static TARGET_TABLES: NibbleTables = nibble_tables(TARGET);
+const TARGET_TABLES: &NibbleTables = &nibble_tables(TARGET);
 /// [`VALUE`] as nibble tables.
-static VALUE_TABLES: NibbleTables = nibble_tables(VALUE);
+const VALUE_TABLES: &NibbleTables = &nibble_tables(VALUE);
 
 /// What ends a run, as a vector operation on one block.
 pub(crate) trait Stops<V: Vector>: Copy {
@@ -233,11 +234,11 @@ runs! {
     /// [`Kernels::line_special`].
     LineSpecialRun: LineSpecial() = line_special;
     /// [`Kernels::token_len`].
-    TokenRun: OutsideClass(&TOKEN_TABLES) = token_len;
+    TokenRun: OutsideClass(TOKEN_TABLES) = token_len;
     /// [`Kernels::target_len`].
-    TargetRun: OutsideClass(&TARGET_TABLES) = target_len;
+    TargetRun: OutsideClass(TARGET_TABLES) = target_len;
     /// [`Kernels::field_value_len`].
-    ValueRun: OutsideClass(&VALUE_TABLES) = field_value_len;
+    ValueRun: OutsideClass(VALUE_TABLES) = field_value_len;
 }
 
 /// The kernel `R` on `bytes`: with the wide vector `W` if the input is at least that long, else
@@ -258,96 +259,223 @@ pub(crate) unsafe fn by_length<W: Vector, N: Vector, R: Run>(bytes: &[u8]) -> us
     }
 }
 
-/// `Kernels::field_runs` with the wide vector `W` and the narrow vector `N` (see [`by_length`]).
+/// Stage 1 of the head engine: the block of 64 bytes at `at` as one bit mask per byte class,
+/// bit `i` set where byte `at + i` is outside the class.
 ///
-/// When the name ends inside the first `W` bytes, as nearly all names do, both runs start from
-/// that one block: its token stops give the name, and its value stops, taken from the value's
-/// start on, give the value's end if it lies in the block too. Otherwise the value run goes on
-/// with [`by_length`] from the end of the block (every byte before it is a value byte), and a
-/// name longer than the block takes the two kernels one after the other.
+/// ```text
+/// classify(buf, at):
+///     for each vector v of the block (2 of 32 bytes, or 4 of 16):
+///         lo, hi = v & 0x0F, v >> 4
+///         for each class c:                   // tables from class.rs, built at compile time
+///             mask[c] |= movemask(low_c[lo] & high_c[hi] == 0) << (offset of v)
+///     mask[c] |= every bit past the end of buf  // a search stops there as at a bad byte
+/// ```
+///
+/// The classes are computed side by side from the same two nibble vectors, so they cost two
+/// shuffles, an `and`, a compare and a movemask each. A block cut short by the end of the buffer
+/// is never copied into a padded one:
+///
+/// 1. with 64 bytes or more in the buffer, the 64 bytes that end it are read (overlapping bytes
+///    before `at`) and the masks shifted down;
+/// 2. in a shorter buffer, vectors from `at` (the wide ones if the buffer holds one, else 16
+///    bytes), the last ending at the buffer's end (overlapping the one before it), shifted into
+///    place;
+/// 3. in a buffer shorter than 16 bytes, the scalar classifier.
+///
+/// Stage 1 judges bytes only by class: where the colon, the CR or the LF must be is stage 2's
+/// question, and so is every rule that spans bytes.
 ///
 /// # Safety
 /// The CPU supports the features of `W` and `N`.
 #[inline(always)]
-pub(crate) unsafe fn field_runs<W: Vector, N: Vector>(bytes: &[u8]) -> crate::scan::FieldRuns {
-    use crate::scan::class::is_ws;
-    use crate::scan::FieldRuns;
-    if bytes.len() >= W::BYTES {
-        // SAFETY: the length is checked above; the caller guarantees the feature.
-        let (token_stops, value_stops, not_ws) = unsafe {
-            let block = W::load_unaligned(bytes.as_ptr());
-            let ws = block.cmpeq(W::splat(b' ')).or(block.cmpeq(W::splat(b'\t')));
-            (
-                TokenRun::stops::<W>().stops(block).movemask(),
-                ValueRun::stops::<W>().stops(block).movemask(),
-                ws.movemask().invert(),
-            )
-        };
-        if token_stops.has_non_zero() {
-            let name_len = token_stops.first_offset();
-            if bytes[name_len] != b':' {
-                return FieldRuns {
-                    name_len,
-                    value_start: name_len,
-                    stop: name_len,
-                    value_end: name_len,
-                };
+pub(crate) unsafe fn classify<W: Vector, N: Vector, C: Classes<K>, const K: usize>(
+    bytes: &[u8],
+    at: usize,
+) -> [u64; K] {
+    let len = bytes.len();
+    if at >= len {
+        return [u64::MAX; K];
+    }
+    let left = len - at;
+    let past_end = if left >= 64 { 0 } else { u64::MAX << left };
+    let ptr = bytes.as_ptr();
+    let mut masks = [0u64; K];
+    if len >= 64 {
+        let start = if left >= 64 { at } else { len - 64 };
+        // SAFETY: the caller guarantees the feature.
+        let set = unsafe { ClassSet::<W, K>::new(C::TABLES) };
+        let mut k = 0;
+        while k < 64 {
+            // SAFETY: start + 64 <= len, so the load is inside `bytes`; the caller guarantees
+            // the feature.
+            let outside = unsafe { set.outside(W::load_unaligned(ptr.add(start + k))) };
+            for (mask, outside) in masks.iter_mut().zip(outside) {
+                *mask |= outside << k;
             }
-            // The first byte after the colon that is not SP/HTAB, if the block has one.
-            let mut value_start = if name_len + 1 < W::BYTES {
-                not_ws.clear_below(name_len + 1).first_offset()
-            } else {
-                W::BYTES
-            };
-            if value_start >= W::BYTES {
-                value_start = W::BYTES;
-                while value_start < bytes.len() && is_ws(bytes[value_start]) {
-                    value_start += 1;
-                }
-            }
-            if value_start < W::BYTES {
-                let in_block = value_stops.clear_below(value_start);
-                if in_block.has_non_zero() {
-                    let stop = in_block.first_offset();
-                    // The last byte before the stop that is not SP/HTAB, if the value has one.
-                    let kept = not_ws.clear_below(value_start).keep_below(stop);
-                    let value_end = if kept.has_non_zero() {
-                        kept.last_offset() + 1
-                    } else {
-                        value_start
-                    };
-                    return FieldRuns {
-                        name_len,
-                        value_start,
-                        stop,
-                        value_end,
-                    };
-                }
-            }
-            // The value goes on past the block: every byte from `value_start` to the block's
-            // end is a value byte.
-            let from = value_start.max(W::BYTES);
-            // SAFETY: the caller guarantees the feature.
-            let stop = from + unsafe { by_length::<W, N, ValueRun>(&bytes[from..]) };
-            let mut value_end = stop;
-            while value_end > value_start && is_ws(bytes[value_end - 1]) {
-                value_end -= 1;
-            }
-            return FieldRuns {
-                name_len,
-                value_start,
-                stop,
-                value_end,
+            k += W::BYTES;
+        }
+        for mask in &mut masks {
+            *mask = *mask >> (at - start) | past_end;
+        }
+    } else if len >= W::BYTES {
+        // SAFETY: the length is checked; the caller guarantees the feature.
+        masks = unsafe { classify_short::<W, C, K>(bytes, at) };
+    } else if len >= N::BYTES {
+        // SAFETY: the length is checked; the caller guarantees the feature.
+        masks = unsafe { classify_short::<N, C, K>(bytes, at) };
+    } else {
+        masks = Scalar::classify(bytes, at, C::FLAGS);
+    }
+    masks
+}
+
+/// [`classify`] in a buffer of fewer than 64 bytes but at least `V::BYTES`: vectors from `at`,
+/// the last one ending at the buffer's end (overlapping the one before), each shifted into
+/// place, and every bit past the end set.
+///
+/// # Safety
+/// The CPU supports the feature of `V`, and `V::BYTES <= bytes.len() < 64`, `at < bytes.len()`.
+#[inline(always)]
+unsafe fn classify_short<V: Vector, C: Classes<K>, const K: usize>(
+    bytes: &[u8],
+    at: usize,
+) -> [u64; K] {
+    let (len, ptr) = (bytes.len(), bytes.as_ptr());
+    debug_assert!(V::BYTES <= len && len < 64 && at < len);
+    // SAFETY: the caller guarantees the feature.
+    let set = unsafe { ClassSet::<V, K>::new(C::TABLES) };
+    let mut masks = [0u64; K];
+    let mut k = at;
+    while k + V::BYTES <= len {
+        // SAFETY: k + V::BYTES <= len; the caller guarantees the feature.
+        let outside = unsafe { set.outside(V::load_unaligned(ptr.add(k))) };
+        for (mask, outside) in masks.iter_mut().zip(outside) {
+            *mask |= outside << (k - at);
+        }
+        k += V::BYTES;
+    }
+    if k < len {
+        let last = len - V::BYTES;
+        // SAFETY: last + V::BYTES = len; the caller guarantees the feature.
+        let outside = unsafe { set.outside(V::load_unaligned(ptr.add(last))) };
+        for (mask, outside) in masks.iter_mut().zip(outside) {
+            *mask |= match last >= at {
+                true => outside << (last - at),
+                false => outside >> (at - last),
             };
         }
     }
-    crate::scan::field_runs_with!(
-        bytes,
-        // SAFETY: the caller guarantees the feature, which both vector types need.
-        |name| unsafe { by_length::<W, N, TokenRun>(name) },
-        // SAFETY: as above.
-        |value| unsafe { by_length::<W, N, ValueRun>(value) }
-    )
+    let past_end = u64::MAX << (len - at);
+    for mask in &mut masks {
+        *mask |= past_end;
+    }
+    masks
+}
+
+/// The byte classes one [`classify`] call computes.
+pub(crate) trait Classes<const K: usize> {
+    /// Each class as nibble tables.
+    const TABLES: [&'static NibbleTables; K];
+    /// Each class as its flag in [`CLASS_TABLE`], for the scalar classifier.
+    const FLAGS: [u8; K];
+}
+
+/// The classes of field lines: `tchar` (the name ends at the first byte outside it, which must
+/// be the colon) and field-value bytes (the value ends at the first byte outside them, which
+/// must be the CR of the line end). The same two find the method and the line end of a
+/// request-line and the reason phrase of a status-line.
+pub(crate) struct FieldClasses;
+
+impl Classes<2> for FieldClasses {
+    const TABLES: [&'static NibbleTables; 2] = [TOKEN_TABLES, VALUE_TABLES];
+    const FLAGS: [u8; 2] = [TOKEN, VALUE];
+}
+
+/// The request-target class, for the target of a request-line.
+pub(crate) struct TargetClass;
+
+impl Classes<1> for TargetClass {
+    const TABLES: [&'static NibbleTables; 1] = [TARGET_TABLES];
+    const FLAGS: [u8; 1] = [TARGET];
+}
+
+/// The reg-name class (but percent-encodings), for Host values.
+pub(crate) struct RegNameClass;
+
+impl Classes<1> for RegNameClass {
+    const TABLES: [&'static NibbleTables; 1] = [&nibble_tables(REG_NAME)];
+    const FLAGS: [u8; 1] = [REG_NAME];
+}
+
+/// [`classify`] of one [`PieceClass`]: a constant at every call in the head engine, so the
+/// match folds away.
+///
+/// # Safety
+/// The CPU supports the features of `W` and `N`.
+#[inline(always)]
+pub(crate) unsafe fn classify_piece<W: Vector, N: Vector>(
+    bytes: &[u8],
+    at: usize,
+    class: PieceClass,
+) -> u64 {
+    // SAFETY: the caller guarantees the features.
+    unsafe {
+        match class {
+            PieceClass::Target => classify::<W, N, TargetClass, 1>(bytes, at)[0],
+            PieceClass::RegName => classify::<W, N, RegNameClass, 1>(bytes, at)[0],
+        }
+    }
+}
+
+/// The nibble tables of `K` classes in registers, with the constants their lookups need.
+#[derive(Clone, Copy)]
+struct ClassSet<V, const K: usize> {
+    low: [V; K],
+    high: [V; K],
+    low_nibble: V,
+    zero: V,
+}
+
+impl<V: Vector, const K: usize> ClassSet<V, K> {
+    /// # Safety
+    /// The CPU supports the backend's feature.
+    #[inline(always)]
+    unsafe fn new(tables: [&NibbleTables; K]) -> Self {
+        // SAFETY: the caller guarantees the feature.
+        unsafe {
+            let zero = V::splat(0);
+            let (mut low, mut high) = ([zero; K], [zero; K]);
+            for ((low, high), tables) in low.iter_mut().zip(&mut high).zip(tables) {
+                *low = V::table(&tables.low);
+                *high = V::table(&tables.high);
+            }
+            ClassSet {
+                low,
+                high,
+                low_nibble: V::splat(0x0f),
+                zero,
+            }
+        }
+    }
+
+    /// For each class, bit `i` set where byte `i` of `v` is outside it.
+    ///
+    /// # Safety
+    /// The CPU supports the backend's feature.
+    #[inline(always)]
+    unsafe fn outside(&self, v: V) -> [u64; K] {
+        // SAFETY: the caller guarantees the feature.
+        unsafe {
+            let low_nibbles = v.and(self.low_nibble);
+            let high_nibbles = v.high_nibbles();
+            let mut outside = [0; K];
+            for ((outside, low), high) in outside.iter_mut().zip(&self.low).zip(&self.high) {
+                let in_class = low.shuffle(low_nibbles).and(high.shuffle(high_nibbles));
+                *outside = in_class.cmpeq(self.zero).movemask().to_bits();
+            }
+            outside
+        }
+    }
 }
 
 /// Defines the four kernels of a backend as `#[target_feature]` functions over [`by_length`].
@@ -358,14 +486,30 @@ macro_rules! ladder {
             target_len: TargetRun, field_value_len: ValueRun);
     };
     (@one $feature:literal, $wide:ty, $narrow:ty, $($name:ident: $run:ident),*) => {
-        /// See `Kernels::field_runs`: both runs in one call, with both vector widths.
+        /// See `Kernels::classify_fields`.
         ///
         /// # Safety
         /// The CPU supports this backend's target feature.
         #[target_feature(enable = $feature)]
-        pub(crate) unsafe fn field_runs(bytes: &[u8]) -> $crate::scan::FieldRuns {
+        pub(crate) unsafe fn classify_fields(bytes: &[u8], at: usize) -> [u64; 2] {
+            use $crate::scan::arch::generic::{classify, FieldClasses};
             // SAFETY: the caller guarantees the feature, which both vector types need.
-            unsafe { $crate::scan::arch::generic::field_runs::<$wide, $narrow>(bytes) }
+            unsafe { classify::<$wide, $narrow, FieldClasses, 2>(bytes, at) }
+        }
+
+        /// See `Kernels::classify_piece`.
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target feature.
+        #[target_feature(enable = $feature)]
+        pub(crate) unsafe fn classify_piece(
+            bytes: &[u8],
+            at: usize,
+            class: $crate::scan::PieceClass,
+        ) -> u64 {
+            use $crate::scan::arch::generic::classify_piece;
+            // SAFETY: the caller guarantees the feature, which both vector types need.
+            unsafe { classify_piece::<$wide, $narrow>(bytes, at, class) }
         }
     $(
         /// See the kernel of the same name in `Kernels`.
@@ -412,9 +556,22 @@ macro_rules! engine {
             }
 
             #[inline(always)]
-            fn field_runs_long(self, bytes: &[u8]) -> $crate::scan::FieldRuns {
+            fn fields_block(self, bytes: &[u8], at: usize) -> [u64; 2] {
+                use $crate::scan::arch::generic::{classify, FieldClasses};
                 // SAFETY: the Engine invariant: the CPU has the feature.
-                unsafe { $crate::scan::arch::generic::field_runs::<$wide, $narrow>(bytes) }
+                unsafe { classify::<$wide, $narrow, FieldClasses, 2>(bytes, at) }
+            }
+
+            #[inline(always)]
+            fn piece_block(
+                self,
+                bytes: &[u8],
+                at: usize,
+                class: $crate::scan::PieceClass,
+            ) -> u64 {
+                use $crate::scan::arch::generic::classify_piece;
+                // SAFETY: the Engine invariant: the CPU has the feature.
+                unsafe { classify_piece::<$wide, $narrow>(bytes, at, class) }
             }
         }
 

@@ -20,7 +20,7 @@
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::scalar::Scalar;
-use super::{FieldRuns, Kernels, WithEngine};
+use super::{Kernels, PieceClass, WithEngine};
 
 /// Items compiled wherever some SIMD backend is: one condition for all of them.
 macro_rules! with_some_simd_backend {
@@ -200,31 +200,31 @@ use x86_64_has;
 
 /// Dispatches one kernel to the backend's implementation.
 macro_rules! kernel_methods {
-    ($($name:ident -> $ret:ty),*) => {$(
+    ($($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty),*) => {$(
         #[inline(always)]
-        pub(crate) fn $name(self, bytes: &[u8]) -> $ret {
+        pub(crate) fn $name(self, $($arg: $ty),*) -> $ret {
             match self.0 {
-                Kind::Scalar => <Scalar as Kernels>::$name(bytes),
+                Kind::Scalar => <Scalar as Kernels>::$name($($arg),*),
                 #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
                 // SAFETY: the Backend invariant: the CPU has SSE4.2.
-                Kind::Sse42 => unsafe { x86_64::sse42::$name(bytes) },
+                Kind::Sse42 => unsafe { x86_64::sse42::$name($($arg),*) },
                 #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
                 // SAFETY: the Backend invariant: the CPU has AVX2.
-                Kind::Avx2 => unsafe { x86_64::avx2::$name(bytes) },
+                Kind::Avx2 => unsafe { x86_64::avx2::$name($($arg),*) },
                 #[cfg(all(
                     target_arch = "aarch64",
                     target_feature = "neon",
                     not(any(miri, httpspan_force_scalar))
                 ))]
                 // SAFETY: NEON is enabled at compile time for this target.
-                Kind::Neon => unsafe { aarch64::neon::$name(bytes) },
+                Kind::Neon => unsafe { aarch64::neon::$name($($arg),*) },
                 #[cfg(all(
                     target_arch = "wasm32",
                     target_feature = "simd128",
                     not(any(miri, httpspan_force_scalar))
                 ))]
                 // SAFETY: SIMD128 is enabled at compile time for this module.
-                Kind::Simd128 => unsafe { wasm32::simd128::$name(bytes) },
+                Kind::Simd128 => unsafe { wasm32::simd128::$name($($arg),*) },
             }
         }
     )*};
@@ -232,11 +232,12 @@ macro_rules! kernel_methods {
 
 impl Backend {
     kernel_methods!(
-        line_special -> usize,
-        token_len -> usize,
-        target_len -> usize,
-        field_value_len -> usize,
-        field_runs -> FieldRuns
+        line_special(bytes: &[u8]) -> usize,
+        token_len(bytes: &[u8]) -> usize,
+        target_len(bytes: &[u8]) -> usize,
+        field_value_len(bytes: &[u8]) -> usize,
+        classify_fields(bytes: &[u8], at: usize) -> [u64; 2],
+        classify_piece(bytes: &[u8], at: usize, class: PieceClass) -> u64
     );
 
     /// The backend's name: `avx2`, `sse4.2`, `neon`, `simd128` or `scalar`.
@@ -273,20 +274,20 @@ pub(crate) fn selected() -> Backend {
 
 /// The kernels of the backend in use: one atomic load and a compare per call.
 macro_rules! selected_kernels {
-    ($($name:ident -> $ret:ty),*) => {$(
+    ($($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty),*) => {$(
         #[inline(always)]
-        pub(crate) fn $name(bytes: &[u8]) -> $ret {
+        pub(crate) fn $name($($arg: $ty),*) -> $ret {
             let id = SELECTED.load(Ordering::Relaxed);
             #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
             if id == Kind::Avx2 as u8 {
                 // SAFETY: only `choose` and `force` store an id, and only that of a `Backend`,
                 // which exists only once the CPU is known to have its feature.
-                return unsafe { x86_64::avx2::$name(bytes) };
+                return unsafe { x86_64::avx2::$name($($arg),*) };
             }
             if id == 0 {
-                return choose().$name(bytes);
+                return choose().$name($($arg),*);
             }
-            Backend(Kind::from_id(id).unwrap_or(Kind::Scalar)).$name(bytes)
+            Backend(Kind::from_id(id).unwrap_or(Kind::Scalar)).$name($($arg),*)
         }
     )*};
 }
@@ -295,11 +296,12 @@ macro_rules! selected_kernels {
 pub(crate) mod active {
     use super::*;
     selected_kernels!(
-        line_special -> usize,
-        token_len -> usize,
-        target_len -> usize,
-        field_value_len -> usize,
-        field_runs -> FieldRuns
+        line_special(bytes: &[u8]) -> usize,
+        token_len(bytes: &[u8]) -> usize,
+        target_len(bytes: &[u8]) -> usize,
+        field_value_len(bytes: &[u8]) -> usize,
+        classify_fields(bytes: &[u8], at: usize) -> [u64; 2],
+        classify_piece(bytes: &[u8], at: usize, class: PieceClass) -> u64
     );
 }
 
@@ -465,76 +467,97 @@ mod tests {
         }
     }
 
-    #[test]
-    #[cfg_attr(
-        miri,
-        ignore = "compares SIMD backends with scalar; under Miri only scalar is compiled"
-    )]
-    fn field_runs_match_scalar_for_every_byte_around_the_colon() {
-        // A name, a colon, whitespace and a value, with every byte value put at every position:
-        // each of the name run, the colon test, the whitespace skip and the value run sees it.
-        let mut buf = [0u8; 100];
-        for backend in backends_under_test() {
-            for (colon, spaces, len) in [
-                (3, 0, 20),
-                (5, 2, 40),
-                (14, 1, 33),
-                (30, 3, 97),
-                (40, 0, 64),
-            ] {
-                let line = &mut buf[..len];
-                line.fill(b'v');
-                line[colon] = b':';
-                line[colon + 1..colon + 1 + spaces].fill(b' ');
-                for pos in 0..len {
-                    let keep = line[pos];
-                    for byte in 0..=255u8 {
-                        line[pos] = byte;
-                        assert_eq!(
-                            backend.field_runs(line),
-                            SCALAR.field_runs(line),
-                            "{}: byte {byte:#04x} at {pos} of {line:?}",
-                            backend.name()
-                        );
-                    }
-                    line[pos] = keep;
-                }
-            }
-        }
-    }
+    /// Buffer lengths for the classifiers: under 16 bytes (scalar), under 64 (16-byte loads, the
+    /// last overlapping), and longer ones whose last block is cut short (the 64 bytes that end
+    /// the buffer, shifted), around every vector width.
+    const CLASSIFY_LENGTHS: [usize; 16] = [
+        1, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 95, 96, 127, 128, 150,
+    ];
 
     #[test]
     #[cfg_attr(
         miri,
         ignore = "compares SIMD backends with scalar; under Miri only scalar is compiled"
     )]
-    fn field_runs_match_scalar_with_whitespace_around_the_value() {
-        // Names, leading and trailing SP/HTAB, and values of many lengths, so that the value's
-        // start, its end and its CR fall inside and past the first block of every width.
-        let mut buf = [b'x'; 120];
-        for backend in backends_under_test() {
-            for name in 1..40 {
-                for lead in 0..4 {
-                    for value in 0..40 {
-                        for trail in 0..4 {
-                            let mut line = std::vec::Vec::new();
-                            line.extend(core::iter::repeat_n(b'n', name));
-                            line.push(b':');
-                            line.extend((0..lead).map(|i| [b' ', b'\t'][i % 2]));
-                            line.extend(core::iter::repeat_n(b'v', value));
-                            line.extend((0..trail).map(|i| [b'\t', b' '][i % 2]));
-                            line.extend_from_slice(b"\r\nnext: x\r\n");
-                            let input = &mut buf[..line.len()];
-                            input.copy_from_slice(&line);
+    fn every_byte_at_every_position_classifies_as_scalar() {
+        // Every byte value at every position of buffers of many lengths: input `v` of a
+        // pattern holds byte `v + step * i` at position `i`, so over the 256 inputs each
+        // position sees each value (two steps, so that neighbours differ). Each is classified
+        // from block starts at and around the vector widths, in the middle and at the last
+        // byte: every position is met inside a full block, in a block cut short, and in the
+        // bytes an overlapping load reads twice.
+        let mut buf = [0u8; 160];
+        let backends = backends_under_test();
+        for len in CLASSIFY_LENGTHS {
+            let start = len % 3;
+            let starts = [0, 1, 15, 16, 31, 33, 63, len / 2, len - 1, len];
+            for step in [1usize, 7] {
+                for v in 0..=255usize {
+                    let input = &mut buf[start..start + len];
+                    for (i, byte) in input.iter_mut().enumerate() {
+                        *byte = (v + step * i) as u8;
+                    }
+                    for at in starts.into_iter().filter(|&at| at <= len) {
+                        let fields = SCALAR.classify_fields(input, at);
+                        let pieces = [PieceClass::Target, PieceClass::RegName]
+                            .map(|class| SCALAR.classify_piece(input, at, class));
+                        for &backend in &backends {
+                            let name = backend.name();
                             assert_eq!(
-                                backend.field_runs(input),
-                                SCALAR.field_runs(input),
-                                "{}: {input:?}",
-                                backend.name()
+                                backend.classify_fields(input, at),
+                                fields,
+                                "{name} fields: {len} bytes from {v} by {step}, block at {at}"
                             );
+                            for (class, want) in [PieceClass::Target, PieceClass::RegName]
+                                .into_iter()
+                                .zip(pieces)
+                            {
+                                assert_eq!(
+                                    backend.classify_piece(input, at, class),
+                                    want,
+                                    "{name} {class:?}: {len} bytes from {v} by {step}, block at {at}"
+                                );
+                            }
                         }
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_scalar_classifier_follows_the_class_table() {
+        // The oracle itself, against the kernels it replaces: bit i is set exactly where the run
+        // kernel of the class would stop at byte i, and past the end.
+        let bytes: std::vec::Vec<u8> = (0..=255u8).chain(0..=255u8).collect();
+        for at in (0..bytes.len()).step_by(7) {
+            let [not_token, not_value] = SCALAR.classify_fields(&bytes, at);
+            let not_target = SCALAR.classify_piece(&bytes, at, PieceClass::Target);
+            let not_reg_name = SCALAR.classify_piece(&bytes, at, PieceClass::RegName);
+            for i in 0..64 {
+                let want = |kernel: fn(Backend, &[u8]) -> usize| match bytes.get(at + i) {
+                    Some(&b) => kernel(SCALAR, &[b]) == 0,
+                    None => true,
+                };
+                assert_eq!(
+                    not_token >> i & 1 == 1,
+                    want(Backend::token_len),
+                    "{at}+{i}"
+                );
+                assert_eq!(
+                    not_value >> i & 1 == 1,
+                    want(Backend::field_value_len),
+                    "{at}+{i}"
+                );
+                assert_eq!(
+                    not_target >> i & 1 == 1,
+                    want(Backend::target_len),
+                    "{at}+{i}"
+                );
+                let reg_name = bytes
+                    .get(at + i)
+                    .is_some_and(|&b| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=".contains(&b));
+                assert_eq!(not_reg_name >> i & 1 == 1, !reg_name, "{at}+{i}");
             }
         }
     }

@@ -14,15 +14,9 @@ pub(crate) trait MoveMask: Copy {
     fn has_non_zero(self) -> bool;
     /// Index of the first byte whose bits are set. Only meaningful when `has_non_zero`.
     fn first_offset(self) -> usize;
-    /// The mask with the bits of the bytes before `at` cleared; `at` is below the vector width.
-    fn clear_below(self, at: usize) -> Self;
-    /// The mask with only the bits of the bytes before `at` kept; `at` is below the vector width.
-    fn keep_below(self, at: usize) -> Self;
-    /// Index of the last byte whose bits are set. Only meaningful when `has_non_zero`.
-    fn last_offset(self) -> usize;
-    /// Every bit flipped: the bytes that did not compare set, and bits past the vector's bytes
-    /// (which `first_offset` then reports at or past the vector width).
-    fn invert(self) -> Self;
+    /// One bit per byte, byte `i` at bit `i`: the form the block classifier combines into a
+    /// 64-bit mask per 64-byte block.
+    fn to_bits(self) -> u64;
 }
 
 /// A SIMD register of `BYTES` bytes.
@@ -103,23 +97,12 @@ impl MoveMask for u32 {
         self.trailing_zeros() as usize
     }
 
-    #[inline(always)]
-    fn clear_below(self, at: usize) -> Self {
-        self & (u32::MAX << at)
-    }
+
+
+
 
     #[inline(always)]
-    fn keep_below(self, at: usize) -> Self {
-        self & !(u32::MAX << at)
-    }
-
-    #[inline(always)]
-    fn last_offset(self) -> usize {
-        (31 - self.leading_zeros()) as usize
-    }
-
-    #[inline(always)]
-    fn invert(self) -> Self {
-        !self
+    fn to_bits(self) -> u64 {
+        u64::from(self)
     }
 }

@@ -1,0 +1,120 @@
+//! Stage 2's view of stage 1: a cursor that classifies the blocks of a buffer as the walk over
+//! its lines reaches them, and answers "where is the next byte outside this class".
+//!
+//! ```text
+//! next_outside(class, from):
+//!     loop:
+//!         if from lies in the cached block:
+//!             bits = mask[class] >> (from - block)     // the bytes from `from` on
+//!             if bits != 0: return from + trailing_zeros(bits)
+//!             from = block + 64                         // the rest of the block is in the class
+//!         if from >= len: return len
+//!         classify the 64 bytes at `from`; cache them   // stage 1, lazily, one block at a time
+//! ```
+//!
+//! Blocks start where the walk needs them, so a head followed by a long body classifies the
+//! blocks of the head and never the body's, and a parse classifies nothing it does not walk
+//! into. The masks mark every byte past the end of the buffer as outside every class, so a
+//! search stops at the end at the latest and the caller tells "incomplete" from "invalid" by
+//! comparing with the length.
+
+use super::{Engine, PieceClass};
+
+/// The start of no block: every offset of a buffer lies 64 bytes or more past it (wrapping), so
+/// the first search classifies.
+const NO_BLOCK: usize = usize::MAX - 63;
+
+/// Which mask of [`FieldBlocks`] a search reads.
+#[derive(Clone, Copy)]
+enum FieldClass {
+    Token = 0,
+    Value = 1,
+}
+
+/// The field-line classes (`tchar`, field-value bytes) of a buffer, one cached block at a time.
+pub(crate) struct FieldBlocks<'a, E> {
+    buf: &'a [u8],
+    engine: E,
+    /// Where the cached block starts; [`NO_BLOCK`] before the first.
+    at: usize,
+    /// The cached block's masks: not a `tchar`, not a field-value byte.
+    masks: [u64; 2],
+}
+
+impl<'a, E: Engine> FieldBlocks<'a, E> {
+    /// A cursor over `buf` that has classified nothing yet.
+    #[inline(always)]
+    pub(crate) fn new(engine: E, buf: &'a [u8]) -> Self {
+        FieldBlocks {
+            buf,
+            engine,
+            at: NO_BLOCK,
+            masks: [0; 2],
+        }
+    }
+
+    /// The engine whose classifier fills the cursor.
+    #[inline(always)]
+    pub(crate) fn engine(&self) -> E {
+        self.engine
+    }
+
+    /// The first byte at or after `from` that is not a `tchar`: `buf.len()` or past it if there
+    /// is none.
+    #[inline(always)]
+    pub(crate) fn next_not_token(&mut self, from: usize) -> usize {
+        self.next_outside(FieldClass::Token, from)
+    }
+
+    /// The first byte at or after `from` that is not a field-value byte (VCHAR, obs-text, SP,
+    /// HTAB): the CR of a valid field line. `buf.len()` or past it if there is none.
+    #[inline(always)]
+    pub(crate) fn next_not_value(&mut self, from: usize) -> usize {
+        self.next_outside(FieldClass::Value, from)
+    }
+
+    #[inline(always)]
+    fn next_outside(&mut self, class: FieldClass, mut from: usize) -> usize {
+        loop {
+            let offset = from.wrapping_sub(self.at);
+            if offset < 64 {
+                let bits = self.masks[class as usize] >> offset;
+                if bits != 0 {
+                    return from + bits.trailing_zeros() as usize;
+                }
+                from = self.at + 64;
+            }
+            if from >= self.buf.len() {
+                return self.buf.len();
+            }
+            self.masks = self.engine.fields_block(self.buf, from);
+            #[cfg(test)]
+            super::counter::add_block(self.buf.len(), from);
+            self.at = from;
+        }
+    }
+}
+
+/// The first byte of `buf` at or after `from` outside `class`: `buf.len()` or past it if there
+/// is none. A line has one piece of each such class (a request-target, a Host value), so its
+/// blocks are not cached.
+#[inline(always)]
+pub(crate) fn next_outside_piece<E: Engine>(
+    engine: E,
+    buf: &[u8],
+    mut from: usize,
+    class: PieceClass,
+) -> usize {
+    loop {
+        if from >= buf.len() {
+            return buf.len();
+        }
+        let bits = engine.piece_block(buf, from, class);
+        #[cfg(test)]
+        super::counter::add_block(buf.len(), from);
+        if bits != 0 {
+            return from + bits.trailing_zeros() as usize;
+        }
+        from += 64;
+    }
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Instructions per parse under callgrind, httpspan against httparse, on the six shared inputs.
+#
+#   native-bench/callgrind.sh [PARSER...]      (default: httpspan httparse feed)
+#
+# Each figure is the difference between a run of 12,000 parses and one of 2,000, divided by
+# 10,000, so start-up and the first parse's cold misses cancel out. Instruction counts do not
+# move with the machine's load: two runs of the same binary give the same table. `feed` is
+# httpspan fed one byte more per call (the byte-by-byte row), divided the same way.
+# picohttpparser cannot be counted: valgrind does not decode its SSE4.2 string instructions.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v valgrind >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; }
+cargo build --quiet --release -p native-bench --example profile
+bin=target/release/examples/profile
+parsers=("$@")
+[ ${#parsers[@]} -gt 0 ] || parsers=(httpspan httparse feed)
+
+refs() { # parser input count -> instructions of the whole run
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$1:$2" "$3" 2>&1 \
+    | sed -n 's/.*refs: *\([0-9,]*\).*/\1/p' | tr -d ,
+}
+
+echo "instructions per parse (callgrind; $(rustc --version); backend ${HTTPSPAN_BACKEND:-best of this CPU})"
+echo
+printf '| input |'; printf ' %s |' "${parsers[@]}"; echo
+printf '| --- |'; printf ' ---: |' "${parsers[@]}"; echo
+for input in request-small request-medium request-large response-small response-medium response-large; do
+  printf '| %s |' "$input"
+  for parser in "${parsers[@]}"; do
+    if [ "$parser" = feed ] && [ "${input#request}" = "$input" ]; then printf ' |'; continue; fi
+    few=$(refs "$parser" "$input" 2000)
+    many=$(refs "$parser" "$input" 12000)
+    printf ' %d |' $(( (many - few) / 10000 ))
+  done
+  echo
+done
