@@ -131,8 +131,10 @@ def to_ms(value):
 
 
 def parse_wrk(out):
-    """Requests/s, p50 and p99 latency (ms), and errors from wrk's --latency output."""
+    """Requests/s, p50 and p99 latency (ms), errors and the number of requests from wrk's
+    --latency output."""
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
     p50 = to_ms(re.search(r"\s50%\s+([\d.]+\w+)", out).group(1))
     p99 = to_ms(re.search(r"\s99%\s+([\d.]+\w+)", out).group(1))
     errors = 0
@@ -142,7 +144,15 @@ def parse_wrk(out):
     non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     if non_2xx:
         errors += int(non_2xx.group(1))
-    return rps, p50, p99, errors
+    return rps, p50, p99, errors, requests
+
+
+def cpu_seconds(pid):
+    """User plus system CPU time a process has used so far (/proc/PID/stat, in clock ticks)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        # The fields after the command name, which is in parentheses and may hold spaces.
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def load():
@@ -211,29 +221,36 @@ def main():
                     else servers[::-1]
                 for server in order:
                     cmd = wrk_command(args, script, server.url + path)
+                    cpu_before = cpu_seconds(server.proc.pid)
                     out = run(cmd, timeout=args.duration + 60)
+                    cpu = cpu_seconds(server.proc.pid) - cpu_before
                     try:
-                        figures = parse_wrk(out)
+                        rps, p50, p99, errors, requests = parse_wrk(out)
                     except AttributeError:
                         sys.exit(f"could not read wrk's output for {shlex.join(cmd)}:\n{out}")
+                    cpu_us = cpu * 1e6 / requests if requests else float("nan")
+                    figures = (rps, p50, p99, cpu_us, errors)
                     results.setdefault((name, server.name), []).append(figures)
                     print(f"  {name}, {server.name}: {figures[0]:,.0f} req/s", file=sys.stderr)
         load_after = load()
 
-        print(f"| run | server | requests/s | p50 latency | p99 latency | errors | ratio |")
-        print(f"|---|---|---:|---:|---:|---:|---:|")
+        print("| run | server | requests/s | p50 latency | p99 latency | server CPU per request "
+              "| errors | ratio | CPU ratio |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
         for name, _, _ in SCENARIOS:
             averaged = {}
             for server in servers:
                 runs = results[(name, server.name)]
-                averaged[server.name] = [sum(r[i] for r in runs) / len(runs) for i in range(3)] + \
-                    [sum(r[3] for r in runs)]
+                averaged[server.name] = [sum(r[i] for r in runs) / len(runs) for i in range(4)] + \
+                    [sum(r[4] for r in runs)]
             base = averaged[servers[1].name][0]
+            base_cpu = averaged[servers[1].name][3]
             for server in servers:
-                rps, p50, p99, errors = averaged[server.name]
+                rps, p50, p99, cpu_us, errors = averaged[server.name]
                 ratio = f"{rps / base:.2f}x" if base else "-"
+                cpu_ratio = f"{base_cpu / cpu_us:.2f}x" if cpu_us else "-"
                 print(f"| {name} | {server.name} | {rps:,.0f} | {p50:.2f} ms | {p99:.2f} ms "
-                      f"| {errors} | {ratio} |")
+                      f"| {cpu_us:.2f} µs | {errors} | {ratio} | {cpu_ratio} |")
         print()
         print(f"Machine: {machine()}. Load average (1, 5, 15 min) {' '.join(load_before)} before, "
               f"{' '.join(load_after)} after.")
@@ -241,7 +258,10 @@ def main():
               f"`{shlex.join(wrk_command(args, None, 'URL'))}` (with `-s server-bench/wrk/*.lua` "
               f"for the pipelined, connection-per-request and POST runs); requests/s and latencies "
               f"are the rounds' means, errors their sum (socket errors and non-2xx answers); "
-              f"ratio = requests/s over hyper's. Client and servers share the machine's CPUs; "
+              f"server CPU per request is the server process's user + system CPU time during the "
+              f"run over the requests wrk completed; ratio = requests/s over hyper's; CPU ratio = "
+              f"hyper's CPU per request over this server's (above 1: this server needs less CPU "
+              f"for a request). Client and servers share the machine's CPUs; "
               f"each server runs one current-thread tokio runtime per CPU.")
         print()
 
