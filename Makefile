@@ -9,7 +9,8 @@ VECTORS ?= tests/vectors
 .PHONY: help playground playground-dev playground-build playground-test inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check \
 	test-backends test-neon test-simd128 bench callgrind \
 	wasm-build wasm-vectors wasm-test wasm-browser bench-wasm \
-	nightly-setup fuzz-setup fuzz fuzz-smoke conformance-matrix conformance-matrix-check miri
+	nightly-setup fuzz-setup fuzz fuzz-smoke conformance-matrix conformance-matrix-check miri \
+	feature-tests bench-server
 
 help:
 	@echo "make playground            build the wasm package and the playground, serve it on http://127.0.0.1:5173/"
@@ -18,6 +19,7 @@ help:
 	@echo "make test                  run every check: fmt, clippy, tests, docs, conformance vectors, wasm package, fuzz, Miri"
 	@echo "make bench                 benchmark tables against httparse and picohttpparser"
 	@echo "make callgrind             instructions per parse under callgrind, against httparse"
+	@echo "make bench-server          the tokio example server against hyper under wrk, and a compliance table"
 	@echo "make wasm-build            build the npm package @httpspan/wasm into wasm/pkg/"
 	@echo "make bench-wasm            benchmark the wasm package against llhttp (undici) and Node's parser"
 	@echo "make fuzz [FUZZ_SECONDS=300] [FUZZ_TARGETS=...]  run the fuzz targets (nightly, cargo-fuzz)"
@@ -70,6 +72,31 @@ bench: setup
 # figures that do not move with the machine's load. Not part of `test` either.
 callgrind: setup
 	native-bench/callgrind.sh
+
+# The optional `tokio` and `http` features of the core crate: clippy, docs and their tests
+# (the codec and conversion doctests, the tokio example server over 127.0.0.1). The crate's
+# other tests run in rust-tests; Miri and the no_std build stay without these features.
+HTTPSPAN_FEATURES := tokio,http
+feature-tests: setup
+	$(CARGO) clippy -p httpspan --all-targets --features $(HTTPSPAN_FEATURES) -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc -p httpspan --no-deps --features $(HTTPSPAN_FEATURES)
+	$(CARGO) test -p httpspan --features $(HTTPSPAN_FEATURES) --doc
+	$(CARGO) test -p httpspan --features $(HTTPSPAN_FEATURES) --test tokio_server --test codec --test to_http --examples
+
+# Not part of `test`: the tokio example server (core/examples/tokio_server.rs) against a hyper
+# 1.x server (server-bench/) under wrk, then the same malformed requests sent to both. About
+# 3 minutes; BENCH_SERVER_ARGS="--duration 2 --rounds 1" for a quick look. See
+# docs/performance.md. wrk is Debian's package, installed when missing.
+TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),target)
+BENCH_SERVER_ARGS ?=
+bench-server: setup
+	@command -v wrk >/dev/null || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
+	@command -v python3 >/dev/null || { echo "error: python3 is needed to run the benchmark" >&2; exit 1; }
+	$(CARGO) build --release -p server-bench --bin hyper_server
+	$(CARGO) build --release -p httpspan --features tokio --example tokio_server
+	python3 server-bench/bench.py --httpspan $(TARGET_DIR)/release/examples/tokio_server \
+		--hyper $(TARGET_DIR)/release/hyper_server $(BENCH_SERVER_ARGS)
 
 # SIMD: rust-tests and conformance above use the best backend of this CPU; run both again with
 # each other backend it can run (HTTPSPAN_BACKEND picks one), and the core's tests with NEON
@@ -207,5 +234,5 @@ fuzz-smoke:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
 
 
-test: fmt-check clippy rust-tests no-std doc vectors-check conformance test-backends test-neon \
+test: fmt-check clippy rust-tests feature-tests no-std doc vectors-check conformance test-backends test-neon \
 	test-simd128 wasm-vectors wasm-test playground-test conformance-matrix-check fuzz-smoke miri

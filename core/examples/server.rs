@@ -17,10 +17,10 @@ use std::net::{Shutdown, TcpListener, TcpStream};
 use std::time::Duration;
 
 use httpspan::stream::{buffer_len, Decoder, Event, MessageKind};
-use httpspan::{Error, KnownHeader, Limits, Request, ResponseWriter, Version, WriteError};
+use httpspan::{Error, Limits, Request, ResponseWriter, WriteError};
 
-/// Bodies above this get 413: without a bound, one request could take all our memory.
-const MAX_BODY: u64 = 1 << 20;
+mod common;
+use common::{expects_continue, route, Route, CONTINUE, MAX_BODY};
 /// A connection that sends nothing for this long is closed, so idle clients cannot hold
 /// threads forever.
 const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -107,7 +107,7 @@ fn connection(mut stream: TcpStream) -> io::Result<()> {
                     let req = decoder.request().expect("a request decoder");
                     // The client waits for this before it sends the body (RFC 9110 10.1.1).
                     if expects_continue(req, head) {
-                        out.extend_from_slice(b"HTTP/1.1 100 Continue\r\n\r\n");
+                        out.extend_from_slice(CONTINUE);
                     }
                 }
                 Event::Body(range) => body.extend_from_slice(&piece[range]),
@@ -132,56 +132,17 @@ fn connection(mut stream: TcpStream) -> io::Result<()> {
     }
 }
 
-/// Whether the request asks for `100 Continue` before its body.
-fn expects_continue(req: &Request, head: &[u8]) -> bool {
-    let expect = req.get(KnownHeader::Expect).map(|v| v.as_bytes(head));
-    expect.is_some_and(|v| v.eq_ignore_ascii_case(b"100-continue"))
-}
-
-/// Whether every transfer coding is `chunked`, the only one this server decodes (the parser
-/// removes chunked and reports the others, such as gzip, as they are).
-fn only_chunked(req: &Request, head: &[u8]) -> bool {
-    req.fields()
-        .iter()
-        .filter(|f| f.known() == Some(KnownHeader::TransferEncoding))
-        .flat_map(|f| f.value.as_bytes(head).split(|&b| b == b','))
-        .map(trim_ows)
-        .all(|coding| coding.is_empty() || coding.eq_ignore_ascii_case(b"chunked"))
-}
-
-/// A list item without the spaces and tabs around it (RFC 9110 5.6.1).
-fn trim_ows(mut item: &[u8]) -> &[u8] {
-    while let [b' ' | b'\t', rest @ ..] = item {
-        item = rest;
-    }
-    while let [rest @ .., b' ' | b'\t'] = item {
-        item = rest;
-    }
-    item
-}
-
 /// Appends the answer to one request.
 fn answer(out: &mut Vec<u8>, req: &Request, head: &[u8], body: &[u8]) {
-    let method = req.method().as_bytes(head);
-    let (status, content): (u16, &[u8]) = match (method, req.target().as_bytes(head)) {
-        // A transfer coding we cannot decode: RFC 9112 6.1 says 501.
-        _ if !only_chunked(req, head) => (501, b"transfer coding not implemented\n"),
-        (b"GET" | b"HEAD", b"/") => (200, b"hello\n"),
-        (b"POST" | b"PUT", b"/echo") => (200, body),
-        (b"GET" | b"HEAD" | b"POST" | b"PUT" | b"DELETE" | b"OPTIONS", _) => (404, b"not found\n"),
-        // RFC 9110 9.1: a method the server does not implement gets 501.
-        _ => (501, b"method not implemented\n"),
-    };
-    // An HTTP/1.0 client keeps the connection only if told so (RFC 9112 9.3).
-    let connection: Option<&'static [u8]> = match (req.keep_alive(), req.version()) {
-        (false, _) => Some(b"close"),
-        (true, Version::Http10) => Some(b"keep-alive"),
-        (true, Version::Http11) => None,
-    };
-    let head_only = method == b"HEAD";
-    Answer {
+    let Route {
         status,
         content,
+        connection,
+        head_only,
+    } = route(req, head);
+    Answer {
+        status,
+        content: content.bytes(body),
         connection,
         head_only,
     }

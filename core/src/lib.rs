@@ -83,6 +83,14 @@
 //!
 //! - `std` (default): implements `std::error::Error` for [`Error`]. Without it the crate is
 //!   `no_std` and uses only `core`.
+//! - `tokio` (off): the module `codec`, a `tokio_util` codec for servers: requests as heads over frozen
+//!   `bytes::Bytes` and body data as `Bytes` slices, no body copies; answers written with
+//!   [`ResponseWriter`]. See `examples/tokio_server.rs`.
+//! - `http` (off): the module `to_http`, conversions of parsed heads into the `http` crate's
+//!   `request::Parts`, `response::Parts` and `HeaderMap` (these allocate). See
+//!   `examples/http_parts.rs`.
+//!
+//! Without `tokio` and `http` the crate has no dependencies.
 
 #![no_std]
 #![deny(missing_docs)]
@@ -91,6 +99,8 @@
 extern crate std;
 
 mod chunked;
+#[cfg(feature = "tokio")]
+pub mod codec;
 mod error;
 mod head;
 mod known;
@@ -101,6 +111,8 @@ mod scan;
 mod span;
 pub mod stream;
 mod syntax;
+#[cfg(feature = "http")]
+pub mod to_http;
 mod trailers;
 mod validate;
 mod writer;

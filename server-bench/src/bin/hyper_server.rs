@@ -1,0 +1,101 @@
+//! The competitor of `make bench-server`: a hyper 1.x HTTP/1.1 server that answers what
+//! `core/examples/tokio_server.rs` answers, with the same runtime settings.
+//!
+//! ```text
+//! cargo run --release -p server-bench --bin hyper_server -- [ADDR]
+//! ```
+//!
+//! `GET /` answers `hello`, `POST /echo` the request's body, other paths 404; every answer is
+//! `text/plain`. Like the httpspan server: one current-thread runtime per CPU (or
+//! `HTTPSPAN_THREADS`), each with its own SO_REUSEPORT listener, TCP_NODELAY on, and the answers
+//! to pipelined requests flushed together (`pipeline_flush`).
+
+use std::convert::Infallible;
+use std::io;
+use std::net::SocketAddr;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper::header::{HeaderValue, CONTENT_TYPE};
+use hyper::service::service_fn;
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use tokio::net::{TcpListener, TcpSocket};
+
+fn main() -> io::Result<()> {
+    let addr = std::env::args().nth(1);
+    let addr = addr.as_deref().unwrap_or("127.0.0.1:8081");
+    let addr: SocketAddr = addr.parse().map_err(io::Error::other)?;
+    let threads = match std::env::var("HTTPSPAN_THREADS") {
+        Ok(n) => n.parse().map_err(io::Error::other)?,
+        Err(_) => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let mut bound = addr;
+    let mut handles = Vec::new();
+    for _ in 0..threads {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        // The first listener picks the port; the others share it.
+        let listener = runtime.block_on(async { listener(bound) })?;
+        bound = listener.local_addr()?;
+        handles.push(std::thread::spawn(move || {
+            runtime.block_on(accept(listener))
+        }));
+    }
+    println!("listening on http://{bound}");
+    for handle in handles {
+        let _ = handle.join();
+    }
+    Ok(())
+}
+
+/// A listener on `addr` with SO_REUSEPORT, so that each thread can have its own.
+fn listener(addr: SocketAddr) -> io::Result<TcpListener> {
+    let socket = match addr {
+        SocketAddr::V4(_) => TcpSocket::new_v4()?,
+        SocketAddr::V6(_) => TcpSocket::new_v6()?,
+    };
+    socket.set_reuseaddr(true)?;
+    socket.set_reuseport(true)?;
+    socket.bind(addr)?;
+    socket.listen(1024)
+}
+
+/// Accepts connections for ever, each served by hyper as a task of this thread's runtime.
+async fn accept(listener: TcpListener) {
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        tokio::spawn(async move {
+            // An error is a malformed request or a client that left: hyper has answered (or
+            // not) already, and there is nothing more to do.
+            let _ = hyper::server::conn::http1::Builder::new()
+                .pipeline_flush(true)
+                // httpspan's server sends no Date either: the same bytes on both sides.
+                .auto_date_header(false)
+                .serve_connection(TokioIo::new(stream), service_fn(answer))
+                .await;
+        });
+    }
+}
+
+/// The answer to one request.
+async fn answer(req: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
+    let (status, body) = match (req.method(), req.uri().path()) {
+        (&Method::GET | &Method::HEAD, "/") => (StatusCode::OK, Bytes::from_static(b"hello\n")),
+        (&Method::POST | &Method::PUT, "/echo") => match req.into_body().collect().await {
+            Ok(body) => (StatusCode::OK, body.to_bytes()),
+            Err(_) => (StatusCode::BAD_REQUEST, Bytes::from_static(b"bad body\n")),
+        },
+        _ => (StatusCode::NOT_FOUND, Bytes::from_static(b"not found\n")),
+    };
+    let mut res = Response::new(Full::new(body));
+    *res.status_mut() = status;
+    let plain = HeaderValue::from_static("text/plain");
+    res.headers_mut().insert(CONTENT_TYPE, plain);
+    Ok(res)
+}
