@@ -174,6 +174,9 @@ function headText(spans, bytes) {
   return wideDecoder.decode(wide);
 }
 
+// Spans shorter than this are made into strings byte by byte (see HeadSpans#text).
+const SHORT_SPAN = 16;
+
 function spanText(text, word) {
   const offset = word & 0xffff;
   return text.slice(offset, offset + (word >>> 16));
@@ -184,7 +187,7 @@ function span(word) {
 }
 
 function bigU64(lo, hi) {
-  return (BigInt(hi) << 32n) | BigInt(lo);
+  return (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
 }
 
 // Options: limits pass through to httpspan::Limits, and `lenient` flags to its Leniency, as
@@ -245,23 +248,16 @@ function usedWords(words, at) {
   return FIELDS + 2 * count + ((count + 3) >> 2);
 }
 
-// Owned copies of span words (object API heads) are views into a shared arena, refilled by a
-// new buffer when full (old ones live as long as their heads): a typed array of more than 64
-// bytes with its own buffer costs V8 several hundred nanoseconds to make, a plain array of these
-// words turns into doubles, and `slice()` of a view of the module's memory costs more still.
-const ARENA_WORDS = 16384;
-let arena = new ArrayBuffer(4 * ARENA_WORDS);
-let arenaUsed = 0;
-
-/** A copy of the `used` words at word `at` of `words`, in the arena. */
+/**
+ * A copy of the `used` words at word `at` of `words`, as a plain array of int32 values (every
+ * reader masks or shifts them unsigned). A typed array would need a buffer of its own (over 64
+ * bytes, V8 allocates it off its heap: hundreds of nanoseconds, and external memory that brings
+ * full garbage collections on), `slice()` of a view of the module's memory costs more still, and
+ * as int32 most words are small integers to V8 (0xffffffff, an unknown header's byte, is -1).
+ */
 function copyWords(words, at, used) {
-  if (arenaUsed + used > ARENA_WORDS) {
-    arena = new ArrayBuffer(4 * ARENA_WORDS);
-    arenaUsed = 0;
-  }
-  const copy = new Uint32Array(arena, 4 * arenaUsed, used);
-  arenaUsed += used;
-  for (let i = 0; i < used; i++) copy[i] = words[at + i];
+  const copy = new Array(used);
+  for (let i = 0; i < used; i++) copy[i] = words[at + i] | 0;
   return copy;
 }
 
@@ -347,8 +343,20 @@ class HeadSpans {
     }
   }
 
-  /** The text of the span `word` (offset | length << 16); the head is decoded on first use. */
+  /**
+   * The text of the span `word` (offset | length << 16). Short spans are made by a loop over
+   * the bytes (cheaper than any decoder call); the first longer one decodes the whole head, and
+   * every later string is a slice of that.
+   */
   text(word) {
+    const length = word >>> 16;
+    if (this.#text === null && length < SHORT_SPAN) {
+      const bytes = this.bytes;
+      this.words();
+      let text = '';
+      for (let i = word & 0xffff, end = i + length; i < end; i++) text += String.fromCharCode(bytes[i]);
+      return text;
+    }
     this.#text ??= headText(this.words(), this.bytes);
     return spanText(this.#text, word);
   }
@@ -409,7 +417,7 @@ class HeadSpans {
   fieldWord(i, part) {
     const spans = this.words();
     if (!(i >= 0 && i < spans[FIELD_COUNT])) throw new RangeError(`no field ${i}`);
-    return spans[FIELDS + 2 * i + part];
+    return spans[FIELDS + 2 * i + part] >>> 0;
   }
 
   /** The canonical lowercase name of field `i` when it is a known header, else null. */
