@@ -547,26 +547,30 @@ export class ResponseSpans extends HeadSpans {
 class Field {
   #head;
   #i;
+  #name;
+  #value;
 
-  constructor(head, i) {
+  constructor(head, i, name, value) {
     this.#head = head;
     this.#i = i;
+    this.#name = name;
+    this.#value = value;
   }
 
   get name() {
-    return this.#head.fieldName(this.#i);
+    return this.#head.text(this.#name);
   }
 
   get value() {
-    return this.#head.fieldValue(this.#i);
+    return this.#head.text(this.#value);
   }
 
   get nameSpan() {
-    return this.#head.fieldSpan(this.#i, 0);
+    return span(this.#name);
   }
 
   get valueSpan() {
-    return this.#head.fieldSpan(this.#i, 1);
+    return span(this.#value);
   }
 
   get known() {
@@ -578,10 +582,13 @@ class Field {
   }
 }
 
-/** The field lines of a complete head (or trailer section) view. */
+/** The field lines of a complete head (or trailer section) view that owns its words. */
 function fieldList(head) {
-  const fields = new Array(head.fieldCount);
-  for (let i = 0; i < fields.length; i++) fields[i] = new Field(head, i);
+  const spans = head.words();
+  const fields = new Array(spans[FIELD_COUNT]);
+  for (let i = 0; i < fields.length; i++) {
+    fields[i] = new Field(head, i, spans[FIELDS + 2 * i] >>> 0, spans[FIELDS + 2 * i + 1] >>> 0);
+  }
   return fields;
 }
 
