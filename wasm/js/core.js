@@ -298,9 +298,12 @@ function memoryView(view, ptr, length) {
   return u8().subarray(ptr, ptr + length);
 }
 
-// Rebinds a parser's reusable view to the words and bytes of a new parse (defined in HeadSpans,
-// which alone reaches its text cache).
+// Defined in HeadSpans, which alone reaches its private fields: `rebind` points a parser's
+// reusable view at the words and bytes of a new parse; `ownedHead` makes the object API's head
+// (class `Head`) of a view, with its own copy of the words (and of the bytes when they are in
+// the module's memory).
 let rebind;
+let ownedHead;
 
 /**
  * Lazy accessors over the span words of one parse and the bytes they index. Only `state`,
@@ -327,20 +330,18 @@ class HeadSpans {
       view.#text = null;
       view.#inPlace = inPlace;
     };
-  }
-
-  /** The result object of this view: words copied out; bytes too when they are in the module. */
-  toHead(Head) {
-    const spans = this.spans;
-    switch (spans[STATE]) {
-      case COMPLETE: {
-        const bytes = this.#inPlace ? this.bytes.slice(0, spans[HEAD_LEN]) : this.bytes;
-        return new Head(copyWords(spans, 0, usedWords(spans, 0)), bytes);
+    ownedHead = (view, Head) => {
+      const spans = view.spans;
+      switch (spans[STATE]) {
+        case COMPLETE: {
+          const bytes = view.#inPlace ? view.bytes.slice(0, spans[HEAD_LEN]) : view.bytes;
+          return new Head(copyWords(spans, 0, usedWords(spans, 0)), bytes);
+        }
+        case PARTIAL: return { state: 'partial' };
+        case FAILED: return { state: 'error', error: errorAt(spans, 0) };
+        default: return stale();
       }
-      case PARTIAL: return { state: 'partial' };
-      case FAILED: return { state: 'error', error: errorAt(spans, 0) };
-      default: return stale();
-    }
+    };
   }
 
   /**
@@ -508,7 +509,7 @@ export class RequestSpans extends HeadSpans {
 
   /** The same object parseRequest returns: it keeps its own copy of the words. */
   toResult() {
-    return this.toHead(RequestHead);
+    return ownedHead(this, RequestHead);
   }
 }
 
@@ -536,7 +537,7 @@ export class ResponseSpans extends HeadSpans {
 
   /** The same object parseResponse returns: it keeps its own copy of the words. */
   toResult() {
-    return this.toHead(ResponseHead);
+    return ownedHead(this, ResponseHead);
   }
 }
 
@@ -839,7 +840,7 @@ function sharedParser(response, options, extraKeys) {
  * head decodes its strings from `bytes` when they are first read.
  */
 export function parseRequest(bytes, options) {
-  return sharedParser(false, options, []).parse(bytes).toHead(RequestHead);
+  return ownedHead(sharedParser(false, options, []).parse(bytes), RequestHead);
 }
 
 /**
@@ -849,7 +850,7 @@ export function parseRequest(bytes, options) {
 export function parseResponse(bytes, options) {
   const method = options?.requestMethod;
   if (typeof method !== 'string') throw new TypeError('parseResponse needs options.requestMethod, the method of the request it answers');
-  return sharedParser(true, options, ['requestMethod']).parse(bytes, method).toHead(ResponseHead);
+  return ownedHead(sharedParser(true, options, ['requestMethod']).parse(bytes, method), ResponseHead);
 }
 
 function copyOut(ptr, len) {

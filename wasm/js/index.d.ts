@@ -23,6 +23,8 @@ export interface Field {
   valueSpan: Span;
   /** The canonical lowercase name when the name is a known header, else null. */
   known: KnownHeaderName | null;
+  /** The field as plain data. */
+  toJSON(): PlainField;
 }
 
 /** A `Field` as plain data, from `toJSON()` or a head's `toObject()`. */

@@ -90,6 +90,8 @@ const kept = inPlace.toResult();
 if (kept.state === 'complete') {
   const plain = kept.toObject();
   const name: string = plain.fields[0].name;
+  const copy: { name: string; known: string | null } = kept.fields[0].toJSON();
+  console.log(copy);
   const length: bigint | null = plain.contentLength;
   console.log(target, name, length, JSON.stringify(kept.toJSON()));
 }
