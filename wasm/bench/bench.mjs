@@ -20,7 +20,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as wasm from '../pkg/httpspan_wasm.js';
 import * as api from '../pkg/node.js';
-import { SHORT_STRING, contenders, format, latin1Loop, run } from './contenders.mjs';
+import { shortText } from '../pkg/core.js';
+import { SHORT_STRING, contenders, format, run } from './contenders.mjs';
 
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -76,11 +77,11 @@ function nodeNative() {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const modules = llhttpModules();
   // Node's fastest way from bytes to a string: Buffer's latin1Slice (over a Buffer of llhttp's
-  // memory, made again when that memory grows), or a loop for short ranges.
+  // memory, made again when that memory grows), or the package's own way for short ranges.
   let over = null;
   let overOf = null;
   const latin1 = (u8, start, end) => {
-    if (end - start < SHORT_STRING) return latin1Loop(u8, start, end);
+    if (end - start < SHORT_STRING) return shortText(u8, start, end - start);
     if (overOf !== u8) {
       over = Buffer.from(u8.buffer);
       overOf = u8;

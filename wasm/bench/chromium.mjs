@@ -31,7 +31,8 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>httpspan wasm bench</t
 <script type="module">
 import * as api from '/pkg/web.js';
 import * as wasm from '/pkg/httpspan_wasm.js';
-import { SHORT_STRING, contenders, latin1Loop, run } from '/bench/contenders.mjs';
+import { shortText } from '/pkg/core.js';
+import { SHORT_STRING, contenders, run } from '/bench/contenders.mjs';
 const report = (body) => fetch('/result', { method: 'POST', body: JSON.stringify(body) });
 try {
   await api.init();
@@ -41,9 +42,9 @@ try {
     api, wasm,
     llhttp: { simd: await module('simd.wasm'), plain: await module('plain.wasm') },
     llhttpType: data.type,
-    // One string per callback: a loop for short ranges, else String.fromCharCode over the
-    // bytes (faster than a TextDecoder call per range in Chromium).
-    latin1: (u8, start, end) => end - start < SHORT_STRING ? latin1Loop(u8, start, end)
+    // One string per callback: the package's own way for short ranges, else String.fromCharCode
+    // over the bytes (faster than a TextDecoder call per range in Chromium).
+    latin1: (u8, start, end) => end - start < SHORT_STRING ? shortText(u8, start, end - start)
       : String.fromCharCode.apply(null, u8.subarray(start, end)),
   });
   const inputs = data.inputs.map((i) => ({ ...i, bytes: Uint8Array.from(i.bytes) }));

@@ -10,7 +10,8 @@
 /**
  * `env`: { api: the package (node.js or web.js exports), wasm: the wasm-bindgen module
  * (HeadParser, initSync), llhttp: { simd, plain } WebAssembly.Module values, llhttpType:
- * { REQUEST, RESPONSE }, latin1(u8, start, end): a string one char per byte, now(): ns }.
+ * { REQUEST, RESPONSE }, latin1(u8, start, end): a string one char per byte, the runtime's
+ * fastest way (below SHORT_STRING bytes, the package's shortText) }.
  */
 export function contenders(env) {
   const { api, wasm, llhttp, llhttpType, latin1 } = env;
@@ -130,15 +131,11 @@ export function contenders(env) {
   ];
 }
 
-/** Below this many bytes, a loop makes a string faster than any decoder call (V8). */
+/**
+ * Below this many bytes, a string is made straight from the bytes (the package's own way,
+ * `shortText` in js/core.js), faster than any decoder call.
+ */
 export const SHORT_STRING = 16;
-
-/** The string of `u8[start..end]`, one character per byte, by a loop. */
-export function latin1Loop(u8, start, end) {
-  let text = '';
-  for (let i = start; i < end; i++) text += String.fromCharCode(u8[i]);
-  return text;
-}
 
 /** What every contender must find in an input: the number of field lines. */
 export function fieldCount(api, input) {

@@ -29,12 +29,13 @@ const WORKER = `import * as api from './httpspan/workerd.js';
 import * as wasm from './httpspan/httpspan_wasm.js';
 import simd from './llhttp_simd.wasm';
 import plain from './llhttp.wasm';
-import { SHORT_STRING, contenders, fieldCount, latin1Loop } from './contenders.mjs';
+import { shortText } from './httpspan/core.js';
+import { SHORT_STRING, contenders, fieldCount } from './contenders.mjs';
 import data from './data.js';
 
 const list = contenders({
   api, wasm, llhttp: { simd, plain }, llhttpType: data.type,
-  latin1: (u8, start, end) => end - start < SHORT_STRING ? latin1Loop(u8, start, end)
+  latin1: (u8, start, end) => end - start < SHORT_STRING ? shortText(u8, start, end - start)
     : String.fromCharCode.apply(null, u8.subarray(start, end)),
 });
 const inputs = data.inputs.map((i) => ({ ...i, bytes: Uint8Array.from(i.bytes) }));
