@@ -21,7 +21,7 @@ help:
 	@echo "make callgrind             instructions per parse under callgrind, against httparse"
 	@echo "make bench-server          the tokio example server against hyper under wrk, and a compliance table"
 	@echo "make wasm-build            build the npm package @httpspan/wasm into wasm/pkg/"
-	@echo "make bench-wasm            benchmark the wasm package against llhttp (undici) and Node's parser"
+	@echo "make bench-wasm            benchmark the wasm package against llhttp (undici) and Node's parser: Node, Chromium, workerd"
 	@echo "make fuzz [FUZZ_SECONDS=300] [FUZZ_TARGETS=...]  run the fuzz targets (nightly, cargo-fuzz)"
 	@echo "make conformance-matrix    regenerate the smuggling matrix in docs/conformance.md"
 	@echo "make miri                  run the core crate's tests under Miri (nightly)"
@@ -181,9 +181,11 @@ playground-test: playground-build wasm-browser
 	cd playground && npx playwright test
 
 # Not a test: parses ../shared/bench-inputs with httpspan's wasm, undici's llhttp wasm and Node's
-# own parser, interleaved, and prints ns/op and ratios.
-bench-wasm: wasm-build
+# own parser, interleaved, and prints ns/op and ratios: in Node, in headless Chromium, in workerd.
+bench-wasm: wasm-build wasm-browser
 	node wasm/bench/bench.mjs
+	node wasm/bench/chromium.mjs
+	node wasm/bench/workerd.mjs
 
 
 # The generated tables of docs/conformance.md (smuggling matrix, vectors per rule). The llhttp

@@ -8,6 +8,7 @@ export {
   ResponseParser,
   ResponseSpans,
   SPANS_LENGTH,
+  StaleViewError,
   buildInfo,
   parseRequest,
   parseResponse,

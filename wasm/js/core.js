@@ -140,19 +140,66 @@ export class ParseError extends Error {
   }
 }
 
+/**
+ * Thrown by a view of the module's memory (a fast-path view whose words are read in place, an
+ * input view) used after the memory grew: growing detaches the old buffer, so the view would
+ * read nothing. Parse again (or call `input()` again and rewrite the bytes).
+ */
+export class StaleViewError extends Error {
+  constructor(what) {
+    super(`@httpspan/wasm: ${what} is stale: the module's memory grew since it was made (a parser or decoder was created or needed a larger buffer); parse again, or give parse an out array to keep the words`);
+    this.name = 'StaleViewError';
+  }
+}
+
+function stale(what = 'this view of the span words') {
+  throw new StaleViewError(what);
+}
+
 // A head becomes one string, one character per byte (Latin-1), so that every span's text is a
 // slice of it with the same offsets. One decoder call per head is much cheaper than building
 // strings per field. ASCII heads (the module says which are not) decode as UTF-8; others are
 // widened to UTF-16 code units first, since the WHATWG 'latin1' decoder is really windows-1252.
+// In Node, Buffer's latin1Slice does exactly this, in a third less time than TextDecoder.
 const asciiDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const wideDecoder = new TextDecoder('utf-16le', { ignoreBOM: true });
+const latin1Slice = globalThis.process?.versions?.node ? globalThis.Buffer?.prototype?.latin1Slice : undefined;
 
 function headText(spans, bytes) {
   const len = spans[HEAD_LEN];
-  if ((spans[FLAGS] & FLAG_NON_ASCII) === 0) return asciiDecoder.decode(bytes.subarray(0, len));
+  if (latin1Slice !== undefined) return latin1Slice.call(bytes, 0, len);
+  if ((spans[FLAGS] & FLAG_NON_ASCII) === 0) return asciiDecoder.decode(len === bytes.length ? bytes : bytes.subarray(0, len));
   const wide = new Uint16Array(len);
   for (let i = 0; i < len; i++) wide[i] = bytes[i];
   return wideDecoder.decode(wide);
+}
+
+// Spans shorter than this are made into strings from their bytes (see HeadSpans#text).
+const SHORT_SPAN = 16;
+
+const char = String.fromCharCode;
+
+/**
+ * The `length` bytes at `at` as a string, one character per byte, for short spans: one
+ * String.fromCharCode call per 8 bytes, each byte an argument (a loop concatenating characters
+ * costs twice as much, a decoder call more still). Exported for the benchmark, whose callback
+ * parsers make their strings the same way; not part of the package's API (api.js).
+ */
+export function shortText(b, at, length) {
+  switch (length) {
+    case 0: return '';
+    case 1: return char(b[at]);
+    case 2: return char(b[at], b[at + 1]);
+    case 3: return char(b[at], b[at + 1], b[at + 2]);
+    case 4: return char(b[at], b[at + 1], b[at + 2], b[at + 3]);
+    case 5: return char(b[at], b[at + 1], b[at + 2], b[at + 3], b[at + 4]);
+    case 6: return char(b[at], b[at + 1], b[at + 2], b[at + 3], b[at + 4], b[at + 5]);
+    case 7: return char(b[at], b[at + 1], b[at + 2], b[at + 3], b[at + 4], b[at + 5], b[at + 6]);
+    default: {
+      const eight = char(b[at], b[at + 1], b[at + 2], b[at + 3], b[at + 4], b[at + 5], b[at + 6], b[at + 7]);
+      return length === 8 ? eight : eight + shortText(b, at + 8, length - 8);
+    }
+  }
 }
 
 function spanText(text, word) {
@@ -165,7 +212,7 @@ function span(word) {
 }
 
 function bigU64(lo, hi) {
-  return (BigInt(hi) << 32n) | BigInt(lo);
+  return (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
 }
 
 // Options: limits pass through to httpspan::Limits, and `lenient` flags to its Leniency, as
@@ -220,183 +267,68 @@ function leniencyBits(lenient) {
   return bits;
 }
 
-/** The field lines of a complete head (or trailer section), decoded from span words. */
-function fieldsOf(spans, text) {
-  const count = spans[FIELD_COUNT];
-  const knownAt = FIELDS + 2 * count;
-  const fields = new Array(count);
-  for (let i = 0; i < count; i++) {
-    const name = spans[FIELDS + 2 * i];
-    const value = spans[FIELDS + 2 * i + 1];
-    const known = (spans[knownAt + (i >> 2)] >>> (8 * (i & 3))) & 0xff;
-    fields[i] = {
-      name: spanText(text, name),
-      value: spanText(text, value),
-      nameSpan: span(name),
-      valueSpan: span(value),
-      known: known === 0xff ? null : KNOWN_HEADERS[known],
-    };
-  }
-  return fields;
+/** Words of the layout that a complete head at word `at` of `words` uses (layout::used_words). */
+function usedWords(words, at) {
+  const count = words[at + FIELD_COUNT];
+  return FIELDS + 2 * count + ((count + 3) >> 2);
 }
 
-/** For each known header present, the index of its first field line. */
-function knownIndexOf(fields) {
-  const index = {};
-  for (let i = fields.length - 1; i >= 0; i--) {
-    const known = fields[i].known;
-    if (known !== null) index[known] = i;
-  }
-  return index;
+/**
+ * A copy of the `used` words at word `at` of `words`, as a plain array of int32 values (every
+ * reader masks or shifts them unsigned). A typed array would need a buffer of its own (over 64
+ * bytes, V8 allocates it off its heap: hundreds of nanoseconds, and external memory that brings
+ * full garbage collections on), `slice()` of a view of the module's memory costs more still, and
+ * as int32 most words are small integers to V8 (0xffffffff, an unknown header's byte, is -1).
+ */
+function copyWords(words, at, used) {
+  const copy = new Array(used);
+  for (let i = 0; i < used; i++) copy[i] = words[at + i] | 0;
+  return copy;
+}
+
+/** The known-header slot of field `i` of complete head words, or 0xff. */
+function knownSlot(spans, i) {
+  const knownAt = FIELDS + 2 * spans[FIELD_COUNT];
+  return (spans[knownAt + (i >> 2)] >>> (8 * (i & 3))) & 0xff;
 }
 
 function contentLengthOf(spans) {
   return spans[FLAGS] & FLAG_CONTENT_LENGTH ? bigU64(spans[CONTENT_LENGTH], spans[CONTENT_LENGTH + 1]) : null;
 }
 
-// What request and response heads share. The start line's parts are added by the callers,
-// always in the same order, so every head of a kind has the same shape.
-function completeHead(spans, text) {
-  const flags = spans[FLAGS];
-  const fields = fieldsOf(spans, text);
-  return {
-    state: 'complete',
-    headLen: spans[HEAD_LEN],
-    version: spans[INFO] === 1 ? 'HTTP/1.1' : 'HTTP/1.0',
-    fields,
-    knownBitmap: bigU64(spans[KNOWN_BITMAP], spans[KNOWN_BITMAP + 1]),
-    knownIndex: knownIndexOf(fields),
-    contentLength: contentLengthOf(spans),
-    chunked: (flags & FLAG_CHUNKED) !== 0,
-    keepAlive: (flags & FLAG_KEEP_ALIVE) !== 0,
-    framing: FRAMINGS[(flags >>> FRAMING_SHIFT) & 3],
-  };
-}
-
-function requestHead(spans, bytes) {
-  const text = headText(spans, bytes);
-  const head = completeHead(spans, text);
-  head.method = spanText(text, spans[START_A]);
-  head.methodSpan = span(spans[START_A]);
-  head.target = spanText(text, spans[START_B]);
-  head.targetSpan = span(spans[START_B]);
-  return head;
-}
-
-function responseHead(spans, bytes) {
-  const text = headText(spans, bytes);
-  const head = completeHead(spans, text);
-  const flags = spans[FLAGS];
-  head.status = spans[START_A];
-  head.reason = spanText(text, spans[START_B]);
-  head.reasonSpan = span(spans[START_B]);
-  head.interim = (flags & FLAG_INTERIM) !== 0;
-  head.switchesProtocols = (flags & FLAG_SWITCHES_PROTOCOLS) !== 0;
-  return head;
-}
-
-function errorOf(spans) {
-  return new ParseError(spans[INFO], spans[HEAD_LEN]);
-}
-
-function resultOf(spans, bytes, head) {
-  switch (spans[STATE]) {
-    case COMPLETE: return head(spans, bytes);
-    case PARTIAL: return { state: 'partial' };
-    default: return { state: 'error', error: errorOf(spans) };
-  }
+function errorAt(words, at) {
+  return new ParseError(words[at + INFO], words[at + HEAD_LEN]);
 }
 
 function checkBytes(bytes) {
   if (!(bytes instanceof Uint8Array)) throw new TypeError('bytes must be a Uint8Array');
 }
 
+function checkLength(length, room) {
+  if (!(Number.isInteger(length) && length >= 0 && length <= room)) {
+    throw new RangeError(`length must be an integer from 0 to ${room} (the capacity asked of input())`);
+  }
+}
+
+// The largest input a head parser reads (HEAD_WINDOW in wasm/src/lib.rs): no head reaches past it.
+const HEAD_WINDOW = 65544;
+const NO_BYTES = new Uint8Array(0);
+
 /**
- * The fast path: a reusable parser whose results stay in one Uint32Array of span words, decoded
- * only by the accessors you call. Base class of RequestParser and ResponseParser.
+ * A writable view of `length` bytes at `ptr` in the module's memory, made again only when the
+ * one given (`view`, made for `length` bytes) went stale or has another place or length.
  */
-class SpanParser {
-  #inner;
-  #response;
-  #input = 0;
-  #room = 0;
-  #method = 'GET';
-  #spansAt;
-  /** The span words of the last parse, unless it was given its own `out`. */
-  spans = new Uint32Array(SPANS_LEN);
-
-  constructor(response, options, extraKeys) {
-    if (memory === null) notLoaded();
-    this.#response = response;
-    this.#inner = new HeadParser(response, limitNumbers(options, extraKeys));
-    this.#spansAt = this.#inner.spans() >>> 2;
-  }
-
-  /** Copies `bytes` (at most the first 65 544, all a head can use) into the module and parses. */
-  parseInto(bytes, out) {
-    checkBytes(bytes);
-    const len = bytes.length;
-    if (len > this.#room) {
-      this.#input = this.#inner.input(len);
-      this.#room = Math.min(len, 65544);
-    }
-    const n = Math.min(len, this.#room);
-    u8().set(n === len ? bytes : bytes.subarray(0, n), this.#input);
-    const used = this.#inner.parse(n);
-    if (out.length < used) throw new RangeError(`out must hold at least ${SPANS_LEN} words`);
-    // A loop beats subarray() + set() for the few dozen words of a head.
-    const words = u32();
-    const at = this.#spansAt;
-    for (let i = 0; i < used; i++) out[i] = words[at + i];
-    return out;
-  }
-
-  setMethod(method) {
-    if (typeof method !== 'string') throw new TypeError('requestMethod must be a string');
-    if (method !== this.#method) {
-      this.#inner.setRequestMethod(method);
-      this.#method = method;
-    }
-  }
-
-  /** Frees the module memory this parser holds; it cannot be used afterwards. */
-  free() {
-    this.#inner.free();
-  }
+function memoryView(view, ptr, length) {
+  if (view !== null && view.length === length && view.byteOffset === ptr && length !== 0) return view;
+  return u8().subarray(ptr, ptr + length);
 }
 
-/** A reusable request parser for the fast path. */
-export class RequestParser extends SpanParser {
-  /** `options`: limits, such as `{ maxHeadBytes: 4096 }`. */
-  constructor(options) {
-    super(false, options, []);
-  }
-
-  /**
-   * Parses the request head at the start of `bytes` from scratch. The span words go to `out`
-   * when given, else to `this.spans`, and are read through the returned view.
-   */
-  parse(bytes, out = this.spans) {
-    return new RequestSpans(this.parseInto(bytes, out), bytes);
-  }
-}
-
-/** A reusable response parser for the fast path. */
-export class ResponseParser extends SpanParser {
-  /** `options`: limits, such as `{ maxHeadBytes: 4096 }`. */
-  constructor(options) {
-    super(true, options, []);
-  }
-
-  /**
-   * Parses the response head at the start of `bytes`, answering a `requestMethod` request
-   * (HEAD and CONNECT change the framing).
-   */
-  parse(bytes, requestMethod = 'GET', out = this.spans) {
-    this.setMethod(requestMethod);
-    return new ResponseSpans(this.parseInto(bytes, out), bytes);
-  }
-}
+// Defined in HeadSpans, which alone reaches its private fields: `rebind` points a parser's
+// reusable view at the words and bytes of a new parse; `ownedHead` makes the object API's head
+// (class `Head`) of a view, with its own copy of the words (and of the bytes when they are in
+// the module's memory).
+let rebind;
+let ownedHead;
 
 /**
  * Lazy accessors over the span words of one parse and the bytes they index. Only `state`,
@@ -408,39 +340,77 @@ class HeadSpans {
   /** The bytes that were parsed. */
   bytes;
   #text = null;
+  /** Whether `bytes` is the parser's input region in the module's memory (parseInput). */
+  #inPlace = false;
 
   constructor(spans, bytes) {
     this.spans = spans;
     this.bytes = bytes;
   }
 
-  /** The text of the span `word` (offset | length << 16); the head is decoded on first use. */
+  static {
+    rebind = (view, spans, bytes, inPlace) => {
+      view.spans = spans;
+      view.bytes = bytes;
+      view.#text = null;
+      view.#inPlace = inPlace;
+    };
+    ownedHead = (view, Head) => {
+      const spans = view.spans;
+      switch (spans[STATE]) {
+        case COMPLETE: {
+          const bytes = view.#inPlace ? view.bytes.slice(0, spans[HEAD_LEN]) : view.bytes;
+          return new Head(copyWords(spans, 0, usedWords(spans, 0)), bytes);
+        }
+        case PARTIAL: return { state: 'partial' };
+        case FAILED: return { state: 'error', error: errorAt(spans, 0) };
+        default: return stale();
+      }
+    };
+  }
+
+  /**
+   * The text of the span `word` (offset | length << 16). Short spans are made from their bytes
+   * directly (cheaper than any decoder call); the first longer one decodes the whole head, and
+   * every later string is a slice of that.
+   */
   text(word) {
+    const length = word >>> 16;
+    if (this.#text === null && length < SHORT_SPAN) {
+      this.words();
+      return shortText(this.bytes, word & 0xffff, length);
+    }
     this.#text ??= headText(this.words(), this.bytes);
     return spanText(this.#text, word);
   }
 
   /** 'complete', 'partial' or 'error'. */
   get state() {
-    return STATES[this.spans[STATE]];
+    const state = this.spans[STATE];
+    return state === undefined ? stale() : STATES[state];
   }
 
   /** Bytes of the head (the body starts here); 0 unless complete. */
   get headLen() {
-    return this.spans[STATE] === COMPLETE ? this.spans[HEAD_LEN] : 0;
+    const spans = this.spans;
+    if (spans[STATE] === COMPLETE) return spans[HEAD_LEN];
+    return spans.length === 0 ? stale() : 0;
   }
 
   /** The error, when the state is 'error'; else null. */
   get error() {
-    return this.spans[STATE] === FAILED ? errorOf(this.spans) : null;
+    const spans = this.spans;
+    if (spans[STATE] === FAILED) return errorAt(spans, 0);
+    return spans.length === 0 ? stale() : null;
   }
 
-  /** The span words, after checking that they describe a complete head. */
+  /** The span words, after checking that they describe a complete head (and are not stale). */
   words() {
-    if (this.spans[STATE] !== COMPLETE) {
+    const spans = this.spans;
+    if (spans[STATE] !== COMPLETE) {
       throw new TypeError(`the head is not complete (state: ${this.state})`);
     }
-    return this.spans;
+    return spans;
   }
 
   get version() {
@@ -468,8 +438,16 @@ class HeadSpans {
 
   /** The span word of field `i`'s name (`part` 0) or value (1): offset | length << 16. */
   fieldWord(i, part) {
-    if (!(i >= 0 && i < this.fieldCount)) throw new RangeError(`no field ${i}`);
-    return this.spans[FIELDS + 2 * i + part];
+    const spans = this.words();
+    if (!(i >= 0 && i < spans[FIELD_COUNT])) throw new RangeError(`no field ${i}`);
+    return spans[FIELDS + 2 * i + part] >>> 0;
+  }
+
+  /** The canonical lowercase name of field `i` when it is a known header, else null. */
+  fieldKnown(i) {
+    this.fieldWord(i, 0);
+    const slot = knownSlot(this.spans, i);
+    return slot === 0xff ? null : KNOWN_HEADERS[slot];
   }
 
   /** Index of the first field named `name` (any case), or -1. O(1) for known headers. */
@@ -551,9 +529,9 @@ export class RequestSpans extends HeadSpans {
     return span(this.words()[START_B]);
   }
 
-  /** Everything, decoded: the same object parseRequest returns. */
+  /** The same object parseRequest returns: it keeps its own copy of the words. */
   toResult() {
-    return resultOf(this.spans, this.bytes, requestHead);
+    return ownedHead(this, RequestHead);
   }
 }
 
@@ -579,9 +557,274 @@ export class ResponseSpans extends HeadSpans {
     return (this.words()[FLAGS] & FLAG_SWITCHES_PROTOCOLS) !== 0;
   }
 
-  /** Everything, decoded: the same object parseResponse returns. */
+  /** The same object parseResponse returns: it keeps its own copy of the words. */
   toResult() {
-    return resultOf(this.spans, this.bytes, responseHead);
+    return ownedHead(this, ResponseHead);
+  }
+}
+
+/**
+ * One field line of a head or trailer section that owns its words: the strings and spans are
+ * made when read. `toJSON` gives the plain object.
+ */
+class Field {
+  #head;
+  #i;
+  #name;
+  #value;
+
+  constructor(head, i, name, value) {
+    this.#head = head;
+    this.#i = i;
+    this.#name = name;
+    this.#value = value;
+  }
+
+  get name() {
+    return this.#head.text(this.#name);
+  }
+
+  get value() {
+    return this.#head.text(this.#value);
+  }
+
+  get nameSpan() {
+    return span(this.#name);
+  }
+
+  get valueSpan() {
+    return span(this.#value);
+  }
+
+  get known() {
+    return this.#head.fieldKnown(this.#i);
+  }
+
+  toJSON() {
+    return { name: this.name, value: this.value, nameSpan: this.nameSpan, valueSpan: this.valueSpan, known: this.known };
+  }
+}
+
+/** The field lines of a complete head (or trailer section) view that owns its words. */
+function fieldList(head) {
+  const spans = head.words();
+  const fields = new Array(spans[FIELD_COUNT]);
+  for (let i = 0; i < fields.length; i++) {
+    fields[i] = new Field(head, i, spans[FIELDS + 2 * i] >>> 0, spans[FIELDS + 2 * i + 1] >>> 0);
+  }
+  return fields;
+}
+
+/** For each known header present, the index of its first field line. */
+function knownIndexOf(head) {
+  const spans = head.words();
+  const index = {};
+  for (let i = spans[FIELD_COUNT] - 1; i >= 0; i--) {
+    const slot = knownSlot(spans, i);
+    if (slot !== 0xff) index[KNOWN_HEADERS[slot]] = i;
+  }
+  return index;
+}
+
+/**
+ * The object API's heads (parseRequest, parseResponse, the Decoder's head events): a view over
+ * its own copy of the span words, plus `fields` and `knownIndex`, made when first read. The
+ * properties are getters, so spreading a head copies only `spans` and `bytes`: `toObject()`
+ * gives every property as plain data, `toJSON()` the same with the bigints as decimal strings.
+ */
+const OwnedHead = (View, startLine) => class extends View {
+  #fields = null;
+  #knownIndex = null;
+
+  get fields() {
+    return (this.#fields ??= fieldList(this));
+  }
+
+  get knownIndex() {
+    return (this.#knownIndex ??= knownIndexOf(this));
+  }
+
+  /** Every property decoded, as own data properties of a plain object. */
+  toObject() {
+    const object = {};
+    for (const key of HEAD_KEYS) object[key] = this[key];
+    object.fields = this.fields.map((field) => field.toJSON());
+    object.knownIndex = { ...this.knownIndex };
+    for (const key of startLine) object[key] = this[key];
+    return object;
+  }
+
+  toJSON() {
+    const object = this.toObject();
+    object.knownBitmap = String(object.knownBitmap);
+    if (object.contentLength !== null) object.contentLength = String(object.contentLength);
+    return object;
+  }
+};
+
+const HEAD_KEYS = ['state', 'headLen', 'version', 'fields', 'knownBitmap', 'knownIndex', 'contentLength', 'chunked', 'keepAlive', 'framing'];
+const RequestHead = OwnedHead(RequestSpans, ['method', 'methodSpan', 'target', 'targetSpan']);
+const ResponseHead = OwnedHead(ResponseSpans, ['status', 'reason', 'reasonSpan', 'interim', 'switchesProtocols']);
+
+/**
+ * The fast path: a reusable parser whose results are read in place from its span words in the
+ * module's memory, decoded only by the accessors you call. Base class of RequestParser and
+ * ResponseParser.
+ */
+class SpanParser {
+  #inner;
+  #View;
+  #method = 'GET';
+  /** Where the input region is in the module's memory, and how many bytes it holds. */
+  #input = 0;
+  #room = 0;
+  /** The last view handed out by input(), and the view of its first `length` bytes. */
+  #inputView = null;
+  #inputLength = 0;
+  /** The view of the first bytes of the input view that the last parseInput parsed. */
+  #parsed = NO_BYTES;
+  #parsedFrom = null;
+  #spansAt;
+  /** The span words, in place; remade when the memory grows. */
+  #words;
+  /** The view every parse without `out` returns, rebound to each parse. */
+  #view;
+
+  constructor(response, options, extraKeys, View) {
+    if (memory === null) notLoaded();
+    this.#inner = new HeadParser(response, limitNumbers(options, extraKeys));
+    this.#View = View;
+    this.#spansAt = this.#inner.spans() >>> 2;
+    this.#words = u32().subarray(this.#spansAt, this.#spansAt + SPANS_LEN);
+    this.#view = new View(this.#words, NO_BYTES);
+  }
+
+  /**
+   * The span words of the last parse without `out`, in place in the module's memory: the next
+   * parse overwrites them, and a grown memory detaches this array (take `spans` again).
+   */
+  get spans() {
+    if (this.#words.length === 0) this.#words = u32().subarray(this.#spansAt, this.#spansAt + SPANS_LEN);
+    return this.#words;
+  }
+
+  #reserve(length) {
+    if (length > this.#room) {
+      this.#input = this.#inner.input(length);
+      this.#room = length;
+    }
+  }
+
+  /**
+   * A writable view of the parser's input region in the module's memory, `capacity` bytes
+   * (at most 65 544, all a head can use): write the bytes there, then call `parseInput(length)`.
+   * It stays valid until the module's memory grows (a parser or decoder is created, or one
+   * needs a larger buffer); `parseInput` throws a StaleViewError if it grew in between.
+   */
+  input(capacity) {
+    if (!(Number.isInteger(capacity) && capacity >= 0)) throw new RangeError('capacity must be a non-negative integer');
+    const length = Math.min(capacity, HEAD_WINDOW);
+    this.#reserve(length);
+    this.#inputView = memoryView(this.#inputView, this.#input, length);
+    this.#inputLength = length;
+    return this.#inputView;
+  }
+
+  /** Parses the first `length` bytes of the view `input()` gave, where they are. */
+  parseInputInto(length, out) {
+    const view = this.#inputView;
+    if (view === null) throw new TypeError('call input(capacity) and write the bytes there before parseInput(length)');
+    // Stale when the memory grew, or when a larger parse(bytes) moved the input region since.
+    if (view.length !== this.#inputLength || view.byteOffset !== this.#input) stale('the view input() gave');
+    checkLength(length, view.length);
+    if (this.#parsed.length !== length || this.#parsedFrom !== view) {
+      this.#parsed = view.subarray(0, length);
+      this.#parsedFrom = view;
+    }
+    return this.#finish(this.#inner.parse(length), this.#parsed, out, true);
+  }
+
+  /** Copies `bytes` (at most the first 65 544, all a head can use) into the module and parses. */
+  parseInto(bytes, out) {
+    checkBytes(bytes);
+    const len = bytes.length;
+    this.#reserve(Math.min(len, HEAD_WINDOW));
+    const n = Math.min(len, this.#room);
+    u8().set(n === len ? bytes : bytes.subarray(0, n), this.#input);
+    return this.#finish(this.#inner.parse(n), bytes, out, false);
+  }
+
+  #finish(used, bytes, out, inPlace) {
+    if (out === undefined) {
+      rebind(this.#view, this.spans, bytes, inPlace);
+      return this.#view;
+    }
+    if (out.length < used) throw new RangeError(`out must hold at least ${SPANS_LEN} words`);
+    // A loop beats subarray() + set() for the few dozen words of a head.
+    const words = u32();
+    const at = this.#spansAt;
+    for (let i = 0; i < used; i++) out[i] = words[at + i];
+    const view = new this.#View(out, bytes);
+    rebind(view, out, bytes, inPlace);
+    return view;
+  }
+
+  setMethod(method) {
+    if (typeof method !== 'string') throw new TypeError('requestMethod must be a string');
+    if (method !== this.#method) {
+      this.#inner.setRequestMethod(method);
+      this.#method = method;
+    }
+  }
+
+  /** Frees the module memory this parser holds; it cannot be used afterwards. */
+  free() {
+    this.#inner.free();
+  }
+}
+
+/** A reusable request parser for the fast path. */
+export class RequestParser extends SpanParser {
+  /** `options`: limits, such as `{ maxHeadBytes: 4096 }`. */
+  constructor(options) {
+    super(false, options, [], RequestSpans);
+  }
+
+  /**
+   * Parses the request head at the start of `bytes` (copied into the module) from scratch.
+   * Without `out`, the view reads the words in place and is valid until the next parse; with
+   * `out`, the words are copied there and the view keeps them.
+   */
+  parse(bytes, out) {
+    return this.parseInto(bytes, out);
+  }
+
+  /** Parses the first `length` bytes written into the view `input()` gave, without copying. */
+  parseInput(length, out) {
+    return this.parseInputInto(length, out);
+  }
+}
+
+/** A reusable response parser for the fast path. */
+export class ResponseParser extends SpanParser {
+  /** `options`: limits, such as `{ maxHeadBytes: 4096 }`. */
+  constructor(options) {
+    super(true, options, [], ResponseSpans);
+  }
+
+  /**
+   * Parses the response head at the start of `bytes`, answering a `requestMethod` request
+   * (HEAD and CONNECT change the framing).
+   */
+  parse(bytes, requestMethod = 'GET', out = undefined) {
+    this.setMethod(requestMethod);
+    return this.parseInto(bytes, out);
+  }
+
+  /** Parses the first `length` bytes written into the view `input()` gave, without copying. */
+  parseInput(length, requestMethod = 'GET', out = undefined) {
+    this.setMethod(requestMethod);
+    return this.parseInputInto(length, out);
   }
 }
 
@@ -615,10 +858,11 @@ function sharedParser(response, options, extraKeys) {
 
 /**
  * Parses the request head at the start of `bytes`. Returns `{ state: 'complete', ... }`,
- * `{ state: 'partial' }` (read more, call again) or `{ state: 'error', error }`.
+ * `{ state: 'partial' }` (read more, call again) or `{ state: 'error', error }`. A complete
+ * head decodes its strings from `bytes` when they are first read.
  */
 export function parseRequest(bytes, options) {
-  return sharedParser(false, options, []).parse(bytes).toResult();
+  return ownedHead(sharedParser(false, options, []).parse(bytes), RequestHead);
 }
 
 /**
@@ -628,7 +872,7 @@ export function parseRequest(bytes, options) {
 export function parseResponse(bytes, options) {
   const method = options?.requestMethod;
   if (typeof method !== 'string') throw new TypeError('parseResponse needs options.requestMethod, the method of the request it answers');
-  return sharedParser(true, options, ['requestMethod']).parse(bytes, method).toResult();
+  return ownedHead(sharedParser(true, options, ['requestMethod']).parse(bytes, method), ResponseHead);
 }
 
 function copyOut(ptr, len) {
@@ -642,11 +886,15 @@ function copyOut(ptr, len) {
 export class Decoder {
   #inner;
   #response;
+  #spansAt;
   /** Response streams: the methods queued for the final responses after the awaited one. */
   #methods = [];
   /** Response streams: whether the awaited final response answers GET only because none was queued. */
   #defaultMethod = false;
   #interim = false;
+  /** The last view handed out by input(), and its length. */
+  #inputView = null;
+  #inputLength = 0;
 
   /**
    * `kind`: 'request' or 'response'. `options`: limits, and `requestMethods` (which, like
@@ -657,6 +905,7 @@ export class Decoder {
     if (kind !== 'request' && kind !== 'response') throw new TypeError("kind must be 'request' or 'response'");
     this.#response = kind === 'response';
     this.#inner = new StreamDecoder(this.#response, limitNumbers(options, ['requestMethods']));
+    this.#spansAt = this.#inner.spans() >>> 2;
     const methods = options?.requestMethods ?? [];
     if (!Array.isArray(methods)) throw new TypeError('options.requestMethods must be an array of strings');
     for (const method of methods) this.queueRequestMethod(method);
@@ -705,6 +954,35 @@ export class Decoder {
   }
 
   /**
+   * A writable view of the decoder's input region in the module's memory, `capacity` bytes:
+   * write the next piece of the stream there (a socket can read into it), then call
+   * `pushInput(length)`. Valid until the module's memory grows.
+   */
+  input(capacity) {
+    if (!(Number.isInteger(capacity) && capacity >= 0)) throw new RangeError('capacity must be a non-negative integer');
+    const ptr = this.#inner.input(capacity);
+    this.#inputView = memoryView(this.#inputView, ptr, capacity);
+    this.#inputLength = capacity;
+    return this.#inputView;
+  }
+
+  /**
+   * Decodes the first `length` bytes written into the view `input()` gave, where they are.
+   * Body events are ranges of that view: valid until the next `input()` or `push()`.
+   */
+  pushInput(length) {
+    const view = this.#inputView;
+    if (view === null) throw new TypeError('call input(capacity) and write the bytes there before pushInput(length)');
+    if (view.length !== this.#inputLength) stale('the view input() gave');
+    checkLength(length, view.length);
+    const base = this.#inner.position();
+    // The region is large enough already, so this only sets the piece's length; it is elsewhere
+    // when a larger push() moved it since.
+    if (this.#inner.input(length) !== view.byteOffset) stale('the view input() gave');
+    return this.#drain(() => this.#inner.decode(), view, base);
+  }
+
+  /**
    * The stream has ended: returns the last events ('end', then 'closed' or 'incomplete'). After
    * a 'closed' or 'error' event, it returns that event again, as every later `push` does.
    */
@@ -742,7 +1020,7 @@ export class Decoder {
           events.push({ type: 'incomplete' });
           return events;
         case EVENT_ERROR:
-          events.push({ type: 'error', error: errorOf(this.#spans()) });
+          events.push({ type: 'error', error: errorAt(u32(), this.#spansAt) });
           return events;
         default:
           throw new Error(`@httpspan/wasm: unknown decoder event ${event}`);
@@ -750,15 +1028,17 @@ export class Decoder {
     }
   }
 
-  #spans() {
-    const at = this.#inner.spans() >>> 2;
-    return u32().slice(at, at + SPANS_LEN);
+  /** A copy of the words of the head or trailer section just decoded, and of its bytes. */
+  #section(trailers) {
+    const words = u32();
+    const at = this.#spansAt;
+    const spans = copyWords(words, at, usedWords(words, at));
+    return [spans, copyOut(this.#inner.section(trailers), spans[HEAD_LEN])];
   }
 
   #head() {
-    const spans = this.#spans();
-    const bytes = copyOut(this.#inner.section(false), spans[HEAD_LEN]);
-    const head = this.#response ? responseHead(spans, bytes) : requestHead(spans, bytes);
+    const [spans, bytes] = this.#section(false);
+    const head = new (this.#response ? ResponseHead : RequestHead)(spans, bytes);
     if (this.#response) {
       this.#interim = head.interim;
       // A final response took the method in force; a method queued from now on is the next one's.
@@ -768,10 +1048,9 @@ export class Decoder {
   }
 
   #trailers() {
-    const spans = this.#spans();
-    const bytes = copyOut(this.#inner.section(true), spans[HEAD_LEN]);
-    const fields = fieldsOf(spans, headText(spans, bytes));
-    return { type: 'trailers', offset: this.#inner.trailerOffset(), fields, knownIndex: knownIndexOf(fields), bytes };
+    const [spans, bytes] = this.#section(true);
+    const section = new HeadSpans(spans, bytes);
+    return { type: 'trailers', offset: this.#inner.trailerOffset(), fields: fieldList(section), knownIndex: knownIndexOf(section), bytes };
   }
 
   /** Frees the module memory this decoder holds; it cannot be used afterwards. */

@@ -10,7 +10,10 @@ export interface Span {
   length: number;
 }
 
-/** One field line. */
+/**
+ * One field line. In the object API's heads and trailer events the properties are getters: the
+ * strings and spans are made when read; `toJSON()` gives a plain copy.
+ */
 export interface Field {
   /** The name, as sent. */
   name: string;
@@ -19,6 +22,17 @@ export interface Field {
   nameSpan: Span;
   valueSpan: Span;
   /** The canonical lowercase name when the name is a known header, else null. */
+  known: KnownHeaderName | null;
+  /** The field as plain data. */
+  toJSON(): PlainField;
+}
+
+/** A `Field` as plain data, from `toJSON()` or a head's `toObject()`. */
+export interface PlainField {
+  name: string;
+  value: string;
+  nameSpan: Span;
+  valueSpan: Span;
   known: KnownHeaderName | null;
 }
 
@@ -49,7 +63,11 @@ interface HeadCommon {
   framing: Framing;
 }
 
-/** A complete request head. */
+/**
+ * A complete request head. Its properties are getters over its own copy of the span words:
+ * strings are decoded from the input bytes when first read (so do not change those bytes before
+ * reading them), and spreading a head copies none of them: use `toObject()`.
+ */
 export interface RequestHead extends HeadCommon {
   /** The method, case-sensitive, as sent. */
   method: string;
@@ -57,9 +75,13 @@ export interface RequestHead extends HeadCommon {
   /** The request-target, as sent (no decoding). */
   target: string;
   targetSpan: Span;
+  /** Every property decoded, as a plain object with own data properties. */
+  toObject(): Omit<RequestHead, 'fields' | 'toObject' | 'toJSON'> & { fields: PlainField[] };
+  /** `toObject()` with `knownBitmap` and `contentLength` as decimal strings (JSON has no bigint). */
+  toJSON(): object;
 }
 
-/** A complete response head. */
+/** A complete response head (getters, as RequestHead). */
 export interface ResponseHead extends HeadCommon {
   /** The status code, 100 to 599. */
   status: number;
@@ -70,6 +92,10 @@ export interface ResponseHead extends HeadCommon {
   interim: boolean;
   /** A 101, or a 2xx answer to CONNECT: the connection no longer carries HTTP/1.1. */
   switchesProtocols: boolean;
+  /** Every property decoded, as a plain object with own data properties. */
+  toObject(): Omit<ResponseHead, 'fields' | 'toObject' | 'toJSON'> & { fields: PlainField[] };
+  /** `toObject()` with `knownBitmap` and `contentLength` as decimal strings (JSON has no bigint). */
+  toJSON(): object;
 }
 
 /** The input ends before the head does: read more and parse again. */
@@ -180,9 +206,26 @@ export const SPANS_LENGTH: number;
 /** The known header names, lowercase, in bitmap order. */
 export const KNOWN_HEADERS: readonly string[];
 
-/** Lazy accessors over one parse. Only `state`, `headLen` and `error` can be read when the head is not complete; the rest throw a TypeError. */
+/**
+ * Thrown when a view of the module's memory is used after the memory grew (a parser or decoder
+ * was created, or one needed a larger buffer): a fast-path view whose words are read in place,
+ * or an input view given to `parseInput` / `pushInput`.
+ */
+export class StaleViewError extends Error {
+  name: 'StaleViewError';
+}
+
+/**
+ * Lazy accessors over one parse. Only `state`, `headLen` and `error` can be read when the head is
+ * not complete; the rest throw a TypeError.
+ *
+ * A view returned by `parse(bytes)` or `parseInput(length)` without `out` reads the span words in
+ * place, in the module's memory: it is the parser's one view, valid until the next parse on
+ * that parser, which rebinds it. If the module's memory grows meanwhile, every accessor throws a
+ * `StaleViewError` (never stale data). Pass `out`, or call `toResult()`, to keep a parse.
+ */
 declare class HeadSpans {
-  /** The span words: see docs/wasm.md for the layout. */
+  /** The span words: see docs/wasm.md for the layout. In place in the module's memory unless `out` was given. */
   readonly spans: Uint32Array;
   /** The bytes that were parsed, which the spans index. */
   readonly bytes: Uint8Array;
@@ -198,6 +241,8 @@ declare class HeadSpans {
   fieldSpan(i: number, part: 0 | 1): Span;
   /** The span word of field i's name (part 0) or value (part 1): offset | length << 16. */
   fieldWord(i: number, part: 0 | 1): number;
+  /** The canonical lowercase name of field i when it is a known header, else null. */
+  fieldKnown(i: number): KnownHeaderName | null;
   /** Index of the first field named `name` (any case), or -1. O(1) for known headers. */
   indexOf(name: string): number;
   /** The value of the first field named `name`, or undefined. */
@@ -219,7 +264,7 @@ export class RequestSpans extends HeadSpans {
   readonly methodSpan: Span;
   readonly target: string;
   readonly targetSpan: Span;
-  /** Everything decoded, as parseRequest returns it. */
+  /** The object parseRequest returns, with its own copy of the words (and of the bytes, when parsed in place). */
   toResult(): RequestResult;
 }
 
@@ -229,17 +274,30 @@ export class ResponseSpans extends HeadSpans {
   readonly reasonSpan: Span;
   readonly interim: boolean;
   readonly switchesProtocols: boolean;
-  /** Everything decoded, as parseResponse returns it. */
+  /** The object parseResponse returns, with its own copy of the words (and of the bytes, when parsed in place). */
   toResult(): ResponseResult;
 }
 
 /** The fast path for requests: one reusable parser, spans in one Uint32Array. */
 export class RequestParser {
   constructor(options?: RequestOptions);
-  /** The span words of the last parse that was not given `out`; the next such parse overwrites them. */
+  /** The span words of the last parse that was not given `out`, in place in the module's memory; the next such parse overwrites them, and a grown memory detaches the array (read `spans` again). */
   readonly spans: Uint32Array;
-  /** Parses the head at the start of `bytes` from scratch; the words go to `out` (at least SPANS_LENGTH long) or `spans`. */
+  /**
+   * Parses the head at the start of `bytes` (copied into the module) from scratch. Without
+   * `out`, returns the parser's view of the words in place (valid until the next parse); with
+   * `out` (at least SPANS_LENGTH long), the words are copied there and the view keeps them.
+   */
   parse(bytes: Uint8Array, out?: Uint32Array): RequestSpans;
+  /**
+   * A writable view of `capacity` bytes (at most 65 544, all a head can use) of the parser's
+   * input region in the module's memory: write the input there (a socket can read into it) and
+   * call `parseInput(length)`. Valid until the module's memory grows or a larger `parse(bytes)`
+   * moves the region; `parseInput` then throws a StaleViewError.
+   */
+  input(capacity: number): Uint8Array;
+  /** Parses the first `length` bytes of the `input()` view where they are, without copying; `bytes` of the result is a view of them. */
+  parseInput(length: number, out?: Uint32Array): RequestSpans;
   /** Releases the module memory this parser holds. */
   free(): void;
 }
@@ -248,8 +306,12 @@ export class RequestParser {
 export class ResponseParser {
   constructor(options?: Limits);
   readonly spans: Uint32Array;
-  /** Parses the head at the start of `bytes`, answering a `requestMethod` request (default GET). */
+  /** Parses the head at the start of `bytes`, answering a `requestMethod` request (default GET); see RequestParser.parse. */
   parse(bytes: Uint8Array, requestMethod?: string, out?: Uint32Array): ResponseSpans;
+  /** See RequestParser.input. */
+  input(capacity: number): Uint8Array;
+  /** Parses the first `length` bytes of the `input()` view where they are, answering a `requestMethod` request. */
+  parseInput(length: number, requestMethod?: string, out?: Uint32Array): ResponseSpans;
   free(): void;
 }
 
@@ -263,7 +325,10 @@ export interface HeadEvent<H> {
   bytes: Uint8Array;
 }
 
-/** Body data after chunked decoding: a range of the chunk given to `push`, not a copy. */
+/**
+ * Body data after chunked decoding: a range of the chunk given to `push`, not a copy; after
+ * `pushInput`, a range of the `input()` view, valid until the next `input()` or `push()`.
+ */
 export interface BodyEvent {
   type: 'body';
   /** `chunk.subarray(start, end)`. */
@@ -310,8 +375,17 @@ export class Decoder<K extends 'request' | 'response' = 'request' | 'response'> 
    * elsewhere `position`.
    */
   readonly resumeOffset: number;
-  /** Decodes a piece and returns the events it completes. */
+  /** Decodes a piece (copied into the module) and returns the events it completes. */
   push(chunk: Uint8Array): DecoderEvent<K extends 'request' ? RequestHead : ResponseHead>[];
+  /**
+   * A writable view of `capacity` bytes of the decoder's input region in the module's memory:
+   * write the next piece there (a Node socket's `onread.buffer` can return it) and call
+   * `pushInput(length)`. Valid until the module's memory grows or a larger `push` moves the
+   * region; `pushInput` then throws a StaleViewError.
+   */
+  input(capacity: number): Uint8Array;
+  /** Decodes the first `length` bytes of the `input()` view where they are; body data are views of it. */
+  pushInput(length: number): DecoderEvent<K extends 'request' ? RequestHead : ResponseHead>[];
   /**
    * The stream has ended: returns the last events ('end', then 'closed' or 'incomplete', or 'error').
    * After `push` returned 'closed' or 'error', it returns that event again, as every later `push` does.

@@ -23,11 +23,25 @@ test('Vite bundles the web entry with both modules, and Chromium runs the page',
     mkdirSync(join(root, 'node_modules/@httpspan'), { recursive: true });
     symlinkSync(pkg, join(root, 'node_modules/@httpspan/wasm'), 'dir');
     writeFileSync(join(root, 'index.html'), '<!doctype html><script type="module" src="./main.js"></script>\n');
-    writeFileSync(join(root, 'main.js'), `import { buildInfo, init, parseRequest } from '@httpspan/wasm';
+    writeFileSync(join(root, 'main.js'), `import { Decoder, RequestParser, StaleViewError, buildInfo, init, parseRequest } from '@httpspan/wasm';
 await init();
 const result = parseRequest(new TextEncoder().encode('GET /in-the-browser HTTP/1.1\\r\\nHost: a\\r\\nX: \\x01\\r\\n\\r\\n'));
 const ok = parseRequest(new TextEncoder().encode('GET /in-the-browser HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n'));
-document.body.textContent = JSON.stringify({ ...buildInfo(), target: ok.target, error: result.error.code, offset: result.error.offset });
+// Zero-copy in and out in the browser: parsed in place, a Latin-1 value decoded with the head,
+// a view that throws once the memory grew, body data that is a view of the decoder's region.
+const wire = Uint8Array.from('POST /in-place HTTP/1.1\\r\\nHost: a\\r\\nX-Obs: caf\\xe9 au lait, noir\\r\\nContent-Length: 3\\r\\n\\r\\nabc', (c) => c.charCodeAt(0));
+const parser = new RequestParser();
+parser.input(wire.length).set(wire);
+const view = parser.parseInput(wire.length);
+const inPlace = [view.target, view.get('x-obs')];
+const decoder = new Decoder('request');
+decoder.input(4 << 20);
+let stale = false;
+try { view.target; } catch (error) { stale = error instanceof StaleViewError; }
+decoder.input(wire.length).set(wire);
+const body = decoder.pushInput(wire.length).find((e) => e.type === 'body');
+document.body.textContent = JSON.stringify({ ...buildInfo(), target: ok.target, error: result.error.code, offset: result.error.offset,
+  inPlace, stale, body: String.fromCharCode(...body.data), bodyIsView: body.data.byteOffset > 0 });
 `);
     await build({ root, logLevel: 'silent', build: { outDir: join(root, 'dist'), target: 'es2022' } });
     const assets = join(root, 'dist/assets');
@@ -44,7 +58,10 @@ document.body.textContent = JSON.stringify({ ...buildInfo(), target: ok.target, 
 
     const body = await inBrowser(join(root, 'dist'));
     const shown = JSON.parse(body.match(/<body>(.*)<\/body>/s)[1]);
-    assert.deepEqual(shown, { file: shown.file, simd128: true, backend: 'simd128', target: '/in-the-browser', error: 'invalid_field_value', offset: 42 });
+    assert.deepEqual(shown, {
+      file: shown.file, simd128: true, backend: 'simd128', target: '/in-the-browser', error: 'invalid_field_value', offset: 42,
+      inPlace: ['/in-place', 'caf\xe9 au lait, noir'], stale: true, body: 'abc', bodyIsView: true,
+    });
     assert.match(shown.file, /^httpspan_wasm_bg-.*\.wasm$/);
   } finally {
     rmSync(root, { recursive: true, force: true });

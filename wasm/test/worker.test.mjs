@@ -2,20 +2,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import net from 'node:net';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../tests/wasm/net.mjs';
 
 const wasmDir = fileURLToPath(new URL('../', import.meta.url));
-
-async function freePort() {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 async function waitForServer(base, child) {
   const deadline = Date.now() + 15_000;

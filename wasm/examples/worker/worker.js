@@ -4,12 +4,10 @@
 // export condition); the workerd config next to this file maps the package's files directly.
 import { buildInfo, parseRequest, parseResponse } from './httpspan/workerd.js';
 
+// A complete head's toJSON() decodes every property and writes its bigints as decimal strings
+// (JSON has no bigint); an error's gives its code, message, offset, RFC section and status.
 function describe(result) {
-  if (result.state === 'error') return { state: 'error', error: result.error.toJSON() };
-  if (result.state === 'partial') return result;
-  const { knownBitmap, contentLength, ...rest } = result;
-  // JSON has no bigint.
-  return { ...rest, knownBitmap: String(knownBitmap), contentLength: contentLength === null ? null : String(contentLength) };
+  return result.state === 'partial' ? result : result.state === 'error' ? { state: 'error', error: result.error.toJSON() } : result.toJSON();
 }
 
 export default {

@@ -1,7 +1,7 @@
 // Compiled with tsc --noEmit by types.test.mjs: the published types describe the API, and
 // misuse is a type error (each @ts-expect-error fails the check if the error goes away).
 import {
-  Decoder, ParseError, RequestParser, ResponseParser, SPANS_LENGTH, buildInfo, init,
+  Decoder, ParseError, RequestParser, ResponseParser, SPANS_LENGTH, StaleViewError, buildInfo, init,
   parseRequest, parseResponse,
   type ErrorCode, type Field, type RequestHead, type ResponseHead, type Span,
 } from '../../pkg/index.js';
@@ -80,3 +80,26 @@ for (const event of responseDecoder.finish()) {
 }
 const simd: boolean = buildInfo().simd128;
 console.log(simd);
+
+// Zero-copy input and the plain copies of heads.
+const region: Uint8Array = parser.input(4096);
+region.set(bytes);
+const inPlace = parser.parseInput(bytes.length);
+const target: string = inPlace.target;
+const kept = inPlace.toResult();
+if (kept.state === 'complete') {
+  const plain = kept.toObject();
+  const name: string = plain.fields[0].name;
+  const copy: { name: string; known: string | null } = kept.fields[0].toJSON();
+  console.log(copy);
+  const length: bigint | null = plain.contentLength;
+  console.log(target, name, length, JSON.stringify(kept.toJSON()));
+}
+console.log(responses.parseInput(responses.input(64).length, 'HEAD').status, decoder.pushInput(decoder.input(16).length));
+try {
+  console.log(inPlace.fieldKnown(0));
+} catch (error) {
+  if (error instanceof StaleViewError) console.log(error.name);
+}
+// @ts-expect-error parseInput takes the length written, not the bytes
+parser.parseInput(bytes);
