@@ -24,7 +24,7 @@ refs() { # parser input count -> instructions of the whole run
 echo "instructions per parse (callgrind; $(rustc --version); backend ${HTTPSPAN_BACKEND:-best of this CPU})"
 echo
 printf '| input |'; printf ' %s |' "${parsers[@]}"; echo
-printf '| --- |'; printf ' ---: |' "${parsers[@]}"; echo
+printf '| --- |'; for _ in "${parsers[@]}"; do printf ' ---: |'; done; echo
 for input in request-small request-medium request-large response-small response-medium response-large; do
   printf '| %s |' "$input"
   for parser in "${parsers[@]}"; do

@@ -411,7 +411,15 @@ mod tests {
                     let start = len % 4;
                     buf.fill(filler);
                     let input = &mut buf[start..start + len];
-                    for pos in 0..len {
+                    // The positions where a vector, a block or the input begins or ends: the
+                    // classifier under the kernels is checked at every position by
+                    // `every_byte_at_every_position_classifies_as_scalar`.
+                    let edges = [0, 1, 15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 65, 127, 128];
+                    let positions =
+                        edges
+                            .into_iter()
+                            .chain([len / 2, len.saturating_sub(2), len - 1]);
+                    for pos in positions.filter(|&pos| pos < len) {
                         for byte in 0..=255u8 {
                             input[pos] = byte;
                             let want = if stops[byte as usize] { pos } else { len };
