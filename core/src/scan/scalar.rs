@@ -9,8 +9,8 @@ pub(crate) struct Scalar;
 impl Scalar {
     /// Stage 1 for one block, a byte at a time: for each class (the bytes with its flag, or with
     /// `present` false those without it), bit `i` set where byte `at + i` is outside it, and every
-    /// bit past the end of `bytes`. The reference that each SIMD classifier must match bit for
-    /// bit, and the classifier of builds without SIMD: one table load per byte and no branch.
+    /// bit past the end of `bytes`. The reference that each
+    /// SIMD classifier must match bit for bit.
     #[inline]
     pub(crate) fn classify<const K: usize>(
         bytes: &[u8],
@@ -18,15 +18,14 @@ impl Scalar {
         flags: [u8; K],
         present: [bool; K],
     ) -> [u64; K] {
+        let mut masks = [u64::MAX; K];
         let block = bytes.get(at..).unwrap_or(&[]);
-        let block = &block[..block.len().min(64)];
-        let past_end = u64::MAX.checked_shl(block.len() as u32).unwrap_or(0);
-        let mut masks = [past_end; K];
-        for (i, &b) in block.iter().enumerate() {
+        for (i, &b) in block.iter().take(64).enumerate() {
             let class = CLASS[b as usize];
             for ((mask, flag), present) in masks.iter_mut().zip(flags).zip(present) {
-                let outside = (class & flag != 0) != present;
-                *mask |= u64::from(outside) << i;
+                if (class & flag != 0) == present {
+                    *mask &= !(1 << i);
+                }
             }
         }
         masks
