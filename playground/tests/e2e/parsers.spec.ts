@@ -128,3 +128,47 @@ test('every panel fits a 390 x 844 phone screen', async ({ page }, info) => {
   await shot(page, info, 'phone-gallery');
   expect(errors).toEqual([]);
 });
+
+test('step mode through a 100 KiB body at 1-byte pieces: time per forward step (reported, not asserted)', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const errors = watchErrors(page);
+  await page.goto('./');
+  const body = 100 * 1024;
+  const input = page.getByTestId('input');
+  await input.click();
+  await input.press('Control+a');
+  await input.press('Delete');
+  await input.evaluate((el, n) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', `PUT /upload HTTP/1.1\r\nHost: a\r\nContent-Length: ${n}\r\n\r\n${'x'.repeat(n)}`);
+    el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, body);
+  await expect(page.getByTestId('status')).toHaveText('Complete', { timeout: 30_000 });
+  await page.getByTestId('step-toggle').check();
+  await page.getByTestId('step-piece').selectOption('1');
+  await page.getByTestId('step-slider').fill('60000');
+  await expect(page.getByTestId('step-fed')).toContainText('60000 of');
+  // Each step: click, then wait for the fed count to change and the next frame to be painted.
+  const times = await page.evaluate(async () => {
+    const next = document.querySelector<HTMLButtonElement>('[data-testid="step-next"]')!;
+    const fed = document.querySelector<HTMLElement>('[data-testid="step-fed"]')!;
+    const out: number[] = [];
+    for (let k = 0; k < 40; k++) {
+      const before = fed.textContent;
+      const t0 = performance.now();
+      next.click();
+      while (fed.textContent === before) await new Promise((r) => setTimeout(r, 0));
+      await new Promise((r) => requestAnimationFrame(() => r(null)));
+      out.push(performance.now() - t0);
+    }
+    return out;
+  });
+  const sorted = [...times].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  const report = `forward step at 1-byte pieces, 100 KiB body, 40 steps from byte 60000: median ${median.toFixed(1)} ms, fastest ${sorted[0].toFixed(1)} ms, slowest ${sorted.at(-1)!.toFixed(1)} ms`;
+  console.log(report);
+  info.annotations.push({ type: 'step timing', description: report });
+  await expect(page.getByTestId('step-fed')).toContainText('60040 of');
+  await shot(page, info, 'step-100k');
+  expect(errors).toEqual([]);
+});
