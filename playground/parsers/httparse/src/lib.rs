@@ -52,7 +52,10 @@ fn error_index(error: httparse::Error) -> u32 {
 
 /// Offset and length of `part`, a slice of `input`.
 fn span(input: &[u8], part: &[u8]) -> [u32; 2] {
-    [(part.as_ptr() as usize - input.as_ptr() as usize) as u32, part.len() as u32]
+    [
+        (part.as_ptr() as usize - input.as_ptr() as usize) as u32,
+        part.len() as u32,
+    ]
 }
 
 fn push_headers(out: &mut Vec<u32>, input: &[u8], headers: &[httparse::Header<'_>]) {
@@ -142,11 +145,15 @@ pub extern "C" fn parse_head(request: u32, start: usize) -> *const u32 {
 #[allow(unsafe_code)] // `no_mangle` only: the page calls the function by this name.
 #[no_mangle]
 pub extern "C" fn parse_chunk_size(start: usize) -> *const u32 {
-    answer(|input| match httparse::parse_chunk_size(&input[start.min(input.len())..]) {
-        Ok(httparse::Status::Complete((n, size))) => vec![COMPLETE, n as u32, size as u32, (size >> 32) as u32],
-        Ok(httparse::Status::Partial) => vec![PARTIAL],
-        Err(httparse::InvalidChunkSize) => vec![ERROR, ERROR_NAMES.len() as u32 - 1],
-    })
+    answer(
+        |input| match httparse::parse_chunk_size(&input[start.min(input.len())..]) {
+            Ok(httparse::Status::Complete((n, size))) => {
+                vec![COMPLETE, n as u32, size as u32, (size >> 32) as u32]
+            }
+            Ok(httparse::Status::Partial) => vec![PARTIAL],
+            Err(httparse::InvalidChunkSize) => vec![ERROR, ERROR_NAMES.len() as u32 - 1],
+        },
+    )
 }
 
 /// Parses a trailer section (field lines and the empty line) at byte `start`: complete gives
@@ -187,9 +194,15 @@ mod tests {
 
     #[test]
     fn errors_and_chunk_sizes() {
-        assert_eq!(run(b"GET / HTTP/1.1\r\nA B: c\r\n\r\n", || parse_head(1, 0)), [ERROR, 0]);
+        assert_eq!(
+            run(b"GET / HTTP/1.1\r\nA B: c\r\n\r\n", || parse_head(1, 0)),
+            [ERROR, 0]
+        );
         assert_eq!(run(b"GET / HTTP/1.1\r\n", || parse_head(1, 0)), [PARTIAL]);
-        assert_eq!(run(b"1f;x\r\n", || parse_chunk_size(0)), [COMPLETE, 6, 31, 0]);
+        assert_eq!(
+            run(b"1f;x\r\n", || parse_chunk_size(0)),
+            [COMPLETE, 6, 31, 0]
+        );
         assert_eq!(run(b"zz\r\n", || parse_chunk_size(0)), [ERROR, 7]);
     }
 }
