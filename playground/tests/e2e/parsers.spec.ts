@@ -2,7 +2,8 @@
 // against the built site: loaded only when the compare view is seen, the gallery of every
 // smuggling preset through every parser, a cell opening its preset, offline use once loaded,
 // and the phone layout. Screenshots are kept in test-results/.
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { shot, watchErrors } from './helpers.ts';
 
 /** The smuggling presets' ids, from the preset menu. */
 function smugglingPresets(page: Page): Promise<string[]> {
@@ -11,19 +12,6 @@ function smugglingPresets(page: Page): Promise<string[]> {
 const PARSERS = ['strict', 'llhttp', 'httparse', 'picohttpparser', 'go'];
 /** The requests that fetch the other parsers. */
 const LAZY = /\/assets\/(go|httparse|picohttpparser|load)-[\w-]+\.(wasm|js)$/;
-
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
-  });
-  return errors;
-}
-
-async function shot(page: Page, info: TestInfo, name: string) {
-  await page.screenshot({ path: info.outputPath(`${name}.png`), fullPage: true });
-}
 
 /** Scrolls to the compare view and waits for the three other columns. */
 async function showCompare(page: Page) {
