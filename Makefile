@@ -6,7 +6,7 @@ CARGO ?= cargo
 FILE ?= core/testdata/request-large.http
 VECTORS ?= tests/vectors
 
-.PHONY: help playground playground-dev playground-build playground-test inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check \
+.PHONY: help playground playground-dev playground-build playground-parsers playground-test inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check \
 	test-backends test-neon test-simd128 bench callgrind \
 	wasm-build wasm-vectors wasm-test wasm-browser bench-wasm \
 	nightly-setup fuzz-setup fuzz fuzz-smoke conformance-matrix conformance-matrix-check miri \
@@ -161,7 +161,17 @@ playground/node_modules/.package-lock.json: playground/package.json playground/p
 	cd playground && npm install --no-audit --no-fund
 	touch $@
 
-playground/dist/index.html: $(PLAYGROUND_SOURCES) playground/node_modules/.package-lock.json wasm/pkg/package.json
+# The compare view's other parsers (httparse, picohttpparser, Go's net/http) compiled to wasm
+# from their published sources into playground/parsers/dist/; playground/parsers/build.sh
+# installs what is missing (clang, lld, wasi-libc, Go).
+PARSER_SOURCES := playground/parsers/build.sh playground/parsers/go/main.go playground/parsers/go/go.mod \
+	playground/parsers/httparse/Cargo.toml playground/parsers/httparse/src/lib.rs Cargo.lock
+playground/parsers/dist/versions.json: $(PARSER_SOURCES)
+	sh playground/parsers/build.sh
+
+playground-parsers: playground/parsers/dist/versions.json
+
+playground/dist/index.html: $(PLAYGROUND_SOURCES) playground/node_modules/.package-lock.json wasm/pkg/package.json playground/parsers/dist/versions.json
 	cd playground && npx vite build
 
 playground-build: playground/dist/index.html
@@ -170,7 +180,7 @@ playground: playground-build
 	@echo "the playground: http://127.0.0.1:$(PLAYGROUND_PORT)/ (Ctrl+C stops it)"
 	cd playground && npx vite preview --host 127.0.0.1 --port $(PLAYGROUND_PORT)
 
-playground-dev: wasm-build playground/node_modules/.package-lock.json
+playground-dev: wasm-build playground/node_modules/.package-lock.json playground-parsers
 	cd playground && npx vite --host 127.0.0.1 --port $(PLAYGROUND_PORT)
 
 # Type checks (svelte-check), the Vitest unit tests, then the Playwright suite in Debian's

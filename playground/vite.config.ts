@@ -6,7 +6,8 @@ import { offline } from './vite-plugins/offline.ts';
 // Relative asset URLs: the built site works from any directory of any static host.
 export default defineConfig({
   base: './',
-  plugins: [svelte(), llhttpWasm(), offline()],
+  // The compare view's other parsers and their loader chunk are cached when first used, not at install.
+  plugins: [svelte(), llhttpWasm(), offline(/\/assets\/(go|httparse|picohttpparser|load)-[\w-]+\.(wasm|js)$/)],
   server: {
     // The wasm package (../wasm/pkg, linked into node_modules) and core/testdata are outside.
     fs: { allow: ['..'] },

@@ -2,17 +2,20 @@
 // of the build (listed at build time, so nothing is missed or guessed) when the page is first
 // loaded. Pages are fetched network-first (a new build is seen when online), the hashed assets
 // cache-first. The cache's name carries a hash of the file list: a new build replaces it.
+// Files matching `lazy` (the compare view's other parsers, 1.6 MB gzipped) are not fetched at
+// install, which would download them with the first visit: they are cached when the page
+// first fetches them, and work offline from then on.
 
 import { createHash } from 'node:crypto';
 import type { Plugin } from 'vite';
 
-export function offline(): Plugin {
+export function offline(lazy?: RegExp): Plugin {
   return {
     name: 'httpspan-offline',
     apply: 'build',
     generateBundle(_options, bundle) {
       const files = ['./', './index.html', ...Object.keys(bundle).map((name) => `./${name}`)]
-        .filter((name, i, all) => all.indexOf(name) === i && name !== './sw.js')
+        .filter((name, i, all) => all.indexOf(name) === i && name !== './sw.js' && !lazy?.test(name))
         .sort();
       const version = createHash('sha256').update(files.join('\n')).digest('hex').slice(0, 16);
       this.emitFile({ type: 'asset', fileName: 'sw.js', source: serviceWorker(version, files) });
@@ -47,7 +50,19 @@ self.addEventListener('fetch', (event) => {
     );
     return;
   }
-  event.respondWith(caches.match(request, { ignoreSearch: true, ignoreVary: true }).then((hit) => hit ?? fetch(request)));
+  // Assets: the cache, else the network, keeping what it answers (the lazily loaded parsers).
+  event.respondWith(
+    caches.match(request, { ignoreSearch: true, ignoreVary: true }).then((hit) =>
+      hit ??
+      fetch(request).then((response) => {
+        if (response.ok) {
+          const copy = response.clone();
+          event.waitUntil(caches.open(CACHE).then((cache) => cache.put(request, copy)));
+        }
+        return response;
+      }),
+    ),
+  );
 });
 `;
 }

@@ -209,6 +209,62 @@ const SP = 0x20;
 const HTAB = 0x09;
 
 
+type AnyEvent = DecoderEvent<RequestHead | ResponseHead>;
+
+/** The decoder of step mode, kept while the input, options and piece size stay the same. */
+interface StepSession {
+  bytes: Uint8Array;
+  key: string;
+  piece: number;
+  decoder: Decoder;
+  /** Bytes pushed so far. */
+  fed: number;
+  /** Every event so far with the byte count it came at; body data arriving as it is fed is one entry. */
+  log: { event: AnyEvent; at: number }[];
+  /** An error or a close ended the stream: nothing more is pushed. */
+  stopped: boolean;
+}
+
+let session: StepSession | null = null;
+
+/**
+ * The step session fed to `fed` bytes: the current one pushed further when it matches and is
+ * not ahead, else a new one (a backward step starts again from byte 0).
+ */
+function stepSession(bytes: Uint8Array, options: ParseOptions, piece: number, fed: number): StepSession {
+  const key = JSON.stringify(options);
+  // A session that stopped inside a piece (the slider between piece boundaries) cannot go on:
+  // from scratch that piece would be pushed whole, and events would come at its end.
+  const resumable = session !== null && session.fed % piece === 0;
+  if (!session || !resumable || session.bytes !== bytes || session.key !== key || session.piece !== piece || session.fed > fed) {
+    session?.decoder.free();
+    // Methods queued for as many responses as the whole input can hold, so pushing more later needs none.
+    session = { bytes, key, piece, decoder: new Decoder(options.mode, decoderOptions(options, bytes.length)), fed: 0, log: [], stopped: false };
+  }
+  const s = session;
+  for (let start = s.fed; start < fed && !s.stopped; ) {
+    // Pieces of `piece` bytes counted from byte 0, as when the prefix is fed from scratch.
+    const end = Math.min((Math.floor(start / piece) + 1) * piece, fed);
+    for (const event of s.decoder.push(bytes.subarray(start, end))) {
+      if (event.type === 'error' || event.type === 'closed') s.stopped = true;
+      const last = s.log.at(-1);
+      const inPlace = (e: AnyEvent): boolean =>
+        e.type === 'body' && e.data.buffer === bytes.buffer && e.data.byteOffset === bytes.byteOffset + e.offset;
+      if (event.type === 'body' && inPlace(event) && event.offset + event.data.length === end &&
+          last?.event.type === 'body' && inPlace(last.event) && last.event.offset + last.event.data.length === event.offset && last.at === event.offset) {
+        const from = last.event.offset;
+        last.event = { ...event, offset: from, start: 0, end: end - from, data: bytes.subarray(from, end) };
+        last.at = end;
+      } else {
+        s.log.push({ event, at: end });
+      }
+    }
+    start = end;
+  }
+  s.fed = Math.max(s.fed, fed);
+  return s;
+}
+
 /** Runs the decoder over `bytes` and labels every byte. */
 export function analyze(bytes: Uint8Array, options: ParseOptions, feed: Feed = {}): Analysis {
   const fed = Math.max(0, Math.min(feed.fed ?? bytes.length, bytes.length));
@@ -222,7 +278,10 @@ export function analyze(bytes: Uint8Array, options: ParseOptions, feed: Feed = {
   let position = 0;
   let resumeOffset = 0;
 
-  const decoder = new Decoder(options.mode, decoderOptions(options, fed));
+  // Step mode (an open stream fed in pieces) keeps its decoder between forward steps: only the
+  // new pieces are pushed, and the events so far are replayed into the labels.
+  const session = finished ? null : stepSession(bytes, options, piece, fed);
+  const decoder = session?.decoder ?? new Decoder(options.mode, decoderOptions(options, fed));
   try {
     let current: MessageInfo | null = null;
     let bodyParts: Uint8Array[] = [];
@@ -302,9 +361,13 @@ export function analyze(bytes: Uint8Array, options: ParseOptions, feed: Feed = {
           break;
       }
     };
-    for (let start = 0; start < fed && error === null && closedAt === null; start += piece) {
-      const end = Math.min(start + piece, fed);
-      for (const event of decoder.push(bytes.subarray(start, end))) onEvent(event, end);
+    if (session) {
+      for (const { event, at } of session.log) onEvent(event, at);
+    } else {
+      for (let start = 0; start < fed && error === null && closedAt === null; start += piece) {
+        const end = Math.min(start + piece, fed);
+        for (const event of decoder.push(bytes.subarray(start, end))) onEvent(event, end);
+      }
     }
     // Where the bytes left the decoder, before the end of the stream is signalled (after it,
     // nothing resumes).
@@ -318,7 +381,7 @@ export function analyze(bytes: Uint8Array, options: ParseOptions, feed: Feed = {
     const last = messages.at(-1) as MessageInfo | undefined;
     if (last !== undefined && !last.complete) last.body = concatBytes(bodyParts);
   } finally {
-    decoder.free();
+    if (!session) decoder.free();
   }
 
   labels.finish(messages, error, closedAt, position, resumeOffset);

@@ -22,11 +22,12 @@ import { decoderOptions } from './analysis.ts';
 import type { Llhttp, PeerMessage, PeerResult } from './llhttp.ts';
 import { LENIENCY_FLAGS, type LeniencyFlag, type Mode } from './types.ts';
 import { concatBytes } from './bytes.ts';
+import type { ExternalParser } from './parsers/common.ts';
 
 export type { PeerMessage, PeerResult };
 
 /** Which parser and options a column shows. */
-export type ColumnKind = 'strict' | 'lenient' | 'all-lenient' | 'llhttp';
+export type ColumnKind = 'strict' | 'lenient' | 'all-lenient' | 'llhttp' | 'external';
 
 /** One column of the table: a parser (and its options) and what it made of the input. */
 export interface CompareColumn {
@@ -49,6 +50,10 @@ export interface CompareColumn {
   disagreements: string[];
   /** Differences that are not disagreements: both reject, with another error or at another byte. */
   notes: string[];
+  /** External parsers: how the module was built. */
+  builtFrom?: string;
+  /** External parsers: what the column shows that its caller, not the parser, decides. */
+  derived?: string;
 }
 
 /** One cell of the table. */
@@ -88,6 +93,8 @@ export interface Comparison {
 export interface CompareOptions {
   /** The llhttp column's label, e.g. `llhttp (undici ${undiciVersion})`. */
   llhttpLabel?: string;
+  /** httparse, picohttpparser, Go: columns after llhttp (those loaded so far). */
+  external?: readonly ExternalParser[];
 }
 
 const STRICT_LABEL = 'httpspan strict';
@@ -131,6 +138,7 @@ export function parseWithHttpspan(
             upgrade: 'switchesProtocols' in head && head.switchesProtocols,
             offset: event.offset,
             complete: false,
+            framing: head.framing === 'length' ? 'content-length' : head.framing,
           });
           pieces.push([]);
           break;
@@ -200,6 +208,12 @@ export function compare(
   if (llhttp) {
     columns.push(column('llhttp', options.llhttpLabel ?? DEFAULT_LLHTTP_LABEL, 'llhttp', [], llhttp.parse(bytes, mode, requestMethod)));
   }
+  for (const parser of options.external ?? []) {
+    const col = column(parser.id, parser.label, 'external', [], parser.parse(bytes, mode, requestMethod));
+    col.builtFrom = parser.builtFrom;
+    col.derived = parser.derived;
+    columns.push(col);
+  }
 
   const strict = columns[0];
   for (const col of columns.slice(1)) {
@@ -207,7 +221,7 @@ export function compare(
     col.disagreements = found.disagreements;
     col.notes = found.notes;
     col.disagrees = found.disagreements.length > 0;
-    col.sameAsStrict = col.kind !== 'llhttp' && identical(strict.result, col.result);
+    col.sameAsStrict = (col.kind === 'lenient' || col.kind === 'all-lenient') && identical(strict.result, col.result);
   }
 
   return {
@@ -302,7 +316,10 @@ function diff(strict: CompareColumn, col: CompareColumn, mode: Mode, length: num
     if (startLine(a) !== startLine(b)) {
       disagreements.push(`${col.label} reads ${which} as "${show(startLine(b))}" where ${strict.label} reads "${show(startLine(a))}".`);
     }
-    for (const [what, x, y] of [['field line', a.headers, b.headers], ['trailer field', a.trailers, b.trailers]] as const) {
+    // Go moves Host and the framing fields out of its header map and keeps no order, and
+    // picohttpparser's caller skips trailers: their field lists are shown, not held against strict.
+    const fieldsComparable = col.kind !== 'external';
+    for (const [what, x, y] of fieldsComparable ? ([['field line', a.headers, b.headers], ['trailer field', a.trailers, b.trailers]] as const) : []) {
       const d = fieldDifference(x, y, what, which);
       if (d) disagreements.push(`${col.label} ${d.other} where ${strict.label} ${d.strict}.`);
     }
@@ -440,6 +457,18 @@ function buildRows(columns: CompareColumn[], mode: Mode, length: number): Compar
       const text = m ? bytesText(m.bodyLength) + (m.complete ? '' : ' so far') : '—';
       return plain(text, differsBy(r, (a, b) => a.bodyLength === b.bodyLength), isStrict);
     });
+    row(`message-${i + 1}-framing`, `${label}: framing`, i + 1, (r, isStrict) => {
+      const { m } = pair(r);
+      const text = m?.framing ? FRAMING_TEXT[m.framing] : '—';
+      return plain(text, m?.framing !== undefined && differsBy(r, (a, b) => a.framing === undefined || a.framing === b.framing), isStrict);
+    });
+    // Where each message ended: the other parsers report it (httpspan's end event carries no offset).
+    if (columns.some((c) => c.result.messages[i]?.end !== undefined)) {
+      row(`message-${i + 1}-end`, `${label}: ends at byte`, i + 1, (r, isStrict) => {
+        const { m } = pair(r);
+        return plain(m?.end !== undefined && m.complete ? String(m.end) : '—', false, isStrict);
+      });
+    }
   }
 
   row('error', 'Error', null, (r, isStrict) => {
@@ -455,6 +484,14 @@ function buildRows(columns: CompareColumn[], mode: Mode, length: number): Compar
   });
   return rows;
 }
+
+/** How each framing is named in the table and the sentences. */
+export const FRAMING_TEXT: Record<NonNullable<PeerMessage['framing']>, string> = {
+  'content-length': 'Content-Length',
+  chunked: 'chunked',
+  'until-close': 'until close',
+  none: 'no body',
+};
 
 const STATUS_TEXT: Record<PeerResult['status'], string> = {
   complete: 'complete',

@@ -35,6 +35,10 @@ export interface PeerMessage {
   offset: number;
   /** Whether the message ended (its body is complete); false when the input ended or broke inside it. */
   complete: boolean;
+  /** How the body is delimited, where the column reports it (the compare view's other parsers). */
+  framing?: 'content-length' | 'chunked' | 'until-close' | 'none';
+  /** Stream offset just after the message, where the column reports it. */
+  end?: number;
 }
 
 /** Why a parser rejected the input. */

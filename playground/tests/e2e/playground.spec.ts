@@ -1,27 +1,14 @@
 // End-to-end tests of the playground in Debian's Chromium, against the built site. Each test
 // keeps a screenshot (playwright.config: screenshot 'on'); the ones named below are extra.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
-
-/** Fails the test on any error the page logs or throws. */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
-  });
-  return errors;
-}
+import { expect, test, type Page } from '@playwright/test';
+import { shot, watchErrors } from './helpers.ts';
 
 async function open(page: Page, path = './'): Promise<string[]> {
   const errors = watchErrors(page);
   await page.goto(path);
   await expect(page.getByTestId('input')).toBeVisible();
   return errors;
-}
-
-async function shot(page: Page, info: TestInfo, name: string) {
-  await page.screenshot({ path: info.outputPath(`${name}.png`), fullPage: true });
 }
 
 /** Replaces the input by typing it in the raw view: Enter types CRLF there. */

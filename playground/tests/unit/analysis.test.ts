@@ -246,3 +246,34 @@ describe('any input', () => {
     expect(cases).toBeGreaterThan(800);
   });
 });
+
+describe('step mode keeps its decoder between forward steps', () => {
+  // The same stream state whether the decoder was pushed further (the step session) or fed the
+  // prefix from byte 0 (a copy of the input is a new session).
+  const summary = (a: Analysis) => ({
+    status: a.status,
+    events: a.events,
+    classes: a.classes.join(','),
+    resume: a.resumeOffset,
+    bodies: a.messages.map((m) => Array.from(m.body).join(',')),
+  });
+  const inputs: [string, ParseOptions][] = [
+    ['POST /u HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5;x=1\r\nhello\r\n3\r\nabc\r\n0\r\nT: 1\r\n\r\nGET / HTTP/1.1\r\nHost: b\r\n\r\n', { mode: 'request', requestMethod: 'GET', lenient: [] }],
+    ['PUT /x HTTP/1.1\r\nHost: a\r\nContent-Length: 40\r\n\r\n' + 'x'.repeat(40) + 'GET / HTTP/1.1\r\nHost\r\n\r\n', { mode: 'request', requestMethod: 'GET', lenient: [] }],
+    ['HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabcHTTP/1.1 200 OK\r\n\r\nuntil close', { mode: 'response', requestMethod: 'GET', lenient: [] }],
+  ];
+  for (const [text, options] of inputs) {
+    test(`${text.slice(0, 20)}…, pieces of 1, 2 and 7 bytes`, () => {
+      const bytes = Uint8Array.from(text, (c) => c.charCodeAt(0));
+      for (const piece of [1, 2, 7]) {
+        const steps = Array.from({ length: Math.floor(bytes.length / 3) + 1 }, (_, k) => k * 3);
+        // From byte 0 each time (each copy of the input starts its own session), then one
+        // session pushed further step by step.
+        const fresh = steps.map((fed) => summary(analyze(bytes.slice(), options, { fed, piece, finish: false })));
+        steps.forEach((fed, k) => {
+          expect(summary(analyze(bytes, options, { fed, piece, finish: false })), `piece ${piece}, fed ${fed}`).toEqual(fresh[k]);
+        });
+      }
+    });
+  }
+});

@@ -97,7 +97,7 @@ describe('compare: the columns', () => {
     expect(collapsed(c)).toEqual(without());
     expect(column(c, 'llhttp').sameAsStrict).toBe(false);
     expect(c.summary).toEqual([]);
-    expect(c.rows.map((r) => r.id)).toEqual(['status', 'messages', 'read', 'message-1-start', 'message-1-headers', 'message-1-body', 'error']);
+    expect(c.rows.map((r) => r.id)).toEqual(['status', 'messages', 'read', 'message-1-start', 'message-1-headers', 'message-1-body', 'message-1-framing', 'error']);
     expect(c.rows.flatMap((r) => r.cells).some((cell) => cell.differs)).toBe(false);
   });
 

@@ -1,0 +1,3 @@
+module httpspan.invalid/playground/goparse
+
+go 1.19

@@ -1,0 +1,96 @@
+// httparse (crates.io, what hyper and so axum and reqwest run) in the browser: the module
+// parsers/build.sh builds from the httparse-wasm crate (playground/parsers/httparse). httparse
+// reads heads and chunk-size lines; the stream loop and the framing are its caller's, done here
+// as hyper does them and marked as derived.
+
+import { latin1Text } from '../bytes.ts';
+import type { Mode } from '../types.ts';
+import { compileModule, lengthBody, newMessage, readStream, type BuildInfo, type ExternalParser, type Framing } from './common.ts';
+
+interface HttparseExports {
+  memory: WebAssembly.Memory;
+  input_buffer(len: number): number;
+  parse_head(request: number, start: number): number;
+  parse_chunk_size(start: number): number;
+  parse_trailers(start: number): number;
+}
+
+/** httparse's error kinds, in the order the module reports them (src/lib.rs ERROR_NAMES). */
+const ERROR_NAMES = ['HeaderName', 'HeaderValue', 'NewLine', 'Status', 'Token', 'TooManyHeaders', 'Version', 'ChunkSize'];
+
+/** Loads the module (bytes or URL) and gives the column. */
+export async function loadHttparse(source: BufferSource | URL | string, info: BuildInfo): Promise<ExternalParser> {
+  const instance = await WebAssembly.instantiate(await compileModule(source), {});
+  const wasm = instance.exports as unknown as HttparseExports;
+  return {
+    id: 'httparse',
+    label: `httparse ${info.version}`,
+    builtFrom: info.builtFrom,
+    derived: 'framing, body and the stream loop are derived: what hyper does with httparse’s heads and chunk sizes (RFC 9112 6.3); httparse reports no error offset, so an error is placed at the head’s first byte',
+    parse: (bytes, mode, requestMethod) => parse(wasm, bytes, mode, requestMethod),
+  };
+}
+
+function parse(wasm: HttparseExports, bytes: Uint8Array, mode: Mode, requestMethod: string) {
+  const inputPointer = wasm.input_buffer(bytes.length); // may grow the memory: call before taking the buffer
+  new Uint8Array(wasm.memory.buffer, inputPointer, bytes.length).set(bytes);
+  /** The answer's words (the memory may have grown, so the view is made after the call). */
+  const words = (pointer: number, count: number): Uint32Array => new Uint32Array(wasm.memory.buffer, pointer, count);
+  const text = (offset: number, length: number): string => latin1Text(bytes.subarray(offset, offset + length));
+  const fields = (pointer: number, at: number): [string, string][] => {
+    const n = words(pointer + at * 4, 1)[0];
+    const w = words(pointer + (at + 1) * 4, n * 4);
+    return Array.from({ length: n }, (_, k): [string, string] => [text(w[4 * k], w[4 * k + 1]), text(w[4 * k + 2], w[4 * k + 3])]);
+  };
+  const failed = (pointer: number) => {
+    const name = ERROR_NAMES[words(pointer, 2)[1]] ?? 'unknown';
+    return { status: 'error' as const, code: name, reason: `httparse::Error::${name}` };
+  };
+
+  const head = (offset: number) => {
+    const p = wasm.parse_head(mode === 'request' ? 1 : 0, offset);
+    const status = words(p, 1)[0];
+    if (status === 1) return { status: 'partial' as const };
+    if (status === 2) return failed(p);
+    if (mode === 'request') {
+      const w = words(p, 7);
+      const message = newMessage({ method: text(w[2], w[3]), target: text(w[4], w[5]), version: `HTTP/1.${w[6]}`, headers: fields(p, 7), offset });
+      return { status: 'complete' as const, message, end: offset + w[1] };
+    }
+    const w = words(p, 6);
+    const message = newMessage({ status: w[3], version: `HTTP/1.${w[2]}`, headers: fields(p, 6), offset });
+    return { status: 'complete' as const, message, end: offset + w[1] };
+  };
+
+  const body = (offset: number, framing: Framing, length: number) => {
+    if (framing !== 'chunked') return lengthBody(bytes, offset, framing, length);
+    // hyper's chunked decoder: httparse's chunk-size line, the data, then CRLF; size 0 ends with the trailer section.
+    let at = offset;
+    let bodyLength = 0;
+    for (;;) {
+      const p = wasm.parse_chunk_size(at);
+      const w = words(p, 4);
+      if (w[0] === 1) return { status: 'partial' as const, bodyLength };
+      if (w[0] === 2) return { status: 'error' as const, code: 'ChunkSize', reason: 'httparse::InvalidChunkSize', offset: at };
+      const size = w[2] + w[3] * 2 ** 32;
+      at += w[1];
+      if (size === 0) {
+        const t = wasm.parse_trailers(at);
+        const tw = words(t, 2);
+        if (tw[0] === 1) return { status: 'partial' as const, bodyLength };
+        if (tw[0] === 2) return { ...failed(t), offset: at };
+        return { status: 'complete' as const, end: at + tw[1], bodyLength, trailers: fields(t, 2) };
+      }
+      const available = Math.min(size, bytes.length - at);
+      bodyLength += available;
+      if (available < size) return { status: 'partial' as const, bodyLength };
+      at += size;
+      if (bytes.length - at < 2) return { status: 'partial' as const, bodyLength };
+      if (bytes[at] !== 0x0d || bytes[at + 1] !== 0x0a) {
+        return { status: 'error' as const, code: 'ChunkData', reason: 'chunk data not followed by CRLF (hyper)', offset: at };
+      }
+      at += 2;
+    }
+  };
+  return readStream(bytes, mode, requestMethod, head, body);
+}
