@@ -427,7 +427,9 @@ fn writer_rows(rows: &mut Vec<Row>) {
         Ok(())
     }
 
-    let minimal: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
+    // Compared as an array (a fixed-size compare, not a call), on both sides of the row.
+    const MINIMAL: &[u8; 38] = b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
+    let minimal: &[u8] = MINIMAL;
     let mut sse = b"HTTP/1.1 200 OK\r\n".to_vec();
     for (n, v) in SSE_FIELDS {
         sse.extend_from_slice(&[n, b": ", v, b"\r\n"].concat());
@@ -449,7 +451,7 @@ fn writer_rows(rows: &mut Vec<Row>) {
         ours: Case::new("httpspan", minimal.len(), move || {
             let n = httpspan::write_empty_response(black_box(&mut buf[..]), black_box(200))
                 .expect("room");
-            assert_eq!(&buf[..n], minimal);
+            assert!(n == MINIMAL.len() && buf.first_chunk() == Some(MINIMAL));
         }),
         others: vec![Case::new("write! (no checks)", minimal.len(), move || {
             let n = plain(black_box(&mut other[..]), |w| {
@@ -460,7 +462,7 @@ fn writer_rows(rows: &mut Vec<Row>) {
                     black_box("OK")
                 )
             });
-            assert_eq!(&other[..n], minimal);
+            assert!(n == MINIMAL.len() && other.first_chunk() == Some(MINIMAL));
         })],
     });
     let mut buf = [0u8; 512];
