@@ -198,6 +198,20 @@ macro_rules! x86_64_has {
 #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
 use x86_64_has;
 
+/// Calls `$with!` with the signature of every kernel a backend provides: the one list of them.
+macro_rules! for_each_kernel {
+    ($with:ident) => {
+        $with!(
+            line_special(bytes: &[u8]) -> usize,
+            token_len(bytes: &[u8]) -> usize,
+            target_len(bytes: &[u8]) -> usize,
+            field_value_len(bytes: &[u8]) -> usize,
+            classify_fields(bytes: &[u8], at: usize) -> [u64; 2],
+            classify_one(bytes: &[u8], at: usize, class: ByteClass) -> u64
+        );
+    };
+}
+
 /// Dispatches one kernel to the backend's implementation.
 macro_rules! kernel_methods {
     ($($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty),*) => {$(
@@ -231,14 +245,7 @@ macro_rules! kernel_methods {
 }
 
 impl Backend {
-    kernel_methods!(
-        line_special(bytes: &[u8]) -> usize,
-        token_len(bytes: &[u8]) -> usize,
-        target_len(bytes: &[u8]) -> usize,
-        field_value_len(bytes: &[u8]) -> usize,
-        classify_fields(bytes: &[u8], at: usize) -> [u64; 2],
-        classify_one(bytes: &[u8], at: usize, class: ByteClass) -> u64
-    );
+    for_each_kernel!(kernel_methods);
 
     /// The backend's name: `avx2`, `sse4.2`, `neon`, `simd128` or `scalar`.
     pub(crate) const fn name(self) -> &'static str {
@@ -295,14 +302,7 @@ macro_rules! selected_kernels {
 /// The kernels of the backend in use.
 pub(crate) mod active {
     use super::*;
-    selected_kernels!(
-        line_special(bytes: &[u8]) -> usize,
-        token_len(bytes: &[u8]) -> usize,
-        target_len(bytes: &[u8]) -> usize,
-        field_value_len(bytes: &[u8]) -> usize,
-        classify_fields(bytes: &[u8], at: usize) -> [u64; 2],
-        classify_one(bytes: &[u8], at: usize, class: ByteClass) -> u64
-    );
+    for_each_kernel!(selected_kernels);
 }
 
 /// Runs `task` with the engine of the backend in use. On x86_64 the backend is chosen at run
