@@ -18,22 +18,15 @@ impl Scalar {
         flags: [u8; K],
         present: [bool; K],
     ) -> [u64; K] {
-        let block = bytes.get(at..).unwrap_or(&[]);
-        let len = block.len().min(64);
-        // Every bit set, then each byte inside a class clears its bit: plain indexed loops,
-        // which Miri, running this for every parse it checks, steps through fastest.
         let mut masks = [u64::MAX; K];
-        let mut i = 0;
-        while i < len {
-            let class = CLASS[block[i] as usize];
-            let mut c = 0;
-            while c < K {
-                if (class & flags[c] != 0) == present[c] {
-                    masks[c] &= !(1 << i);
+        let block = bytes.get(at..).unwrap_or(&[]);
+        for (i, &b) in block.iter().take(64).enumerate() {
+            let class = CLASS[b as usize];
+            for ((mask, flag), present) in masks.iter_mut().zip(flags).zip(present) {
+                if (class & flag != 0) == present {
+                    *mask &= !(1 << i);
                 }
-                c += 1;
             }
-            i += 1;
         }
         masks
     }
