@@ -119,6 +119,7 @@ impl ChunkedDecoder {
     /// [`Chunk::NeedMore`], then with the next piece. Error offsets count from the start of
     /// `input`. Only `max_chunk_ext_bytes` and [`Leniency::bare_lf`](crate::Leniency::bare_lf)
     /// of `limits` apply here.
+    #[inline]
     pub fn decode(&mut self, input: &[u8], limits: &Limits) -> Result<(usize, Chunk), Error> {
         // The common cases in one step each, with no state machine: data of a chunk begun in an
         // earlier call, and a plain chunk-size line (after the CRLF that ends the previous
@@ -170,13 +171,16 @@ impl ChunkedDecoder {
     /// In state `Data`, the chunk's data from `input[at..]`, which is not empty.
     #[inline(always)]
     fn data(&mut self, input: &[u8], at: usize) -> (usize, Chunk) {
-        let take = self.remaining.min((input.len() - at) as u64);
-        self.remaining -= take;
-        if self.remaining == 0 {
+        let available = (input.len() - at) as u64;
+        if self.remaining <= available {
+            // The rest of the chunk is here: its end is the size, not a minimum of two values.
+            let end = at + self.remaining as usize;
+            self.remaining = 0;
             self.state = State::DataCr;
+            return (end, Chunk::Data(at..end));
         }
-        let end = at + take as usize;
-        (end, Chunk::Data(at..end))
+        self.remaining -= available;
+        (input.len(), Chunk::Data(at..input.len()))
     }
 
     /// [`decode`](Self::decode) a byte at a time through the states, with shortcuts for the
@@ -371,11 +375,11 @@ fn plain_size_line(rest: &[u8]) -> Option<SizeLine> {
     {
         let (mut size, mut digits) = (0u64, 0usize);
         while digits < 6 {
-            let v = HEX_VALUE[word[digits] as usize];
-            if v > 15 {
+            let b = word[digits];
+            if !is(b, class::HEX) {
                 break;
             }
-            size = size << 4 | u64::from(v);
+            size = size << 4 | u64::from(hex_digit_value(b));
             digits += 1;
         }
         let after = u16::from_le_bytes([word[digits], word[digits + 1]]);
@@ -498,6 +502,13 @@ static HEX_VALUE: [u8; 256] = {
     }
     table
 };
+
+/// The value of `b`, a hex digit, computed rather than looked up: `'0'..='9'` have bit 6
+/// clear, `'A'..='F'` and `'a'..='f'` have it set and 1 to 6 in the low nibble.
+#[inline(always)]
+const fn hex_digit_value(b: u8) -> u8 {
+    (b & 0x0f) + 9 * (b >> 6)
+}
 
 #[inline]
 const fn hex_value(b: u8) -> Option<u8> {
