@@ -364,33 +364,31 @@ struct SizeLine {
 }
 
 /// What [`size_line`] returns for the usual line, 1 to 6 digits and CRLF, read from the first
-/// 8 bytes (of a longer input): no length check per byte, each digit's value computed (not loaded from a table, which would
-/// put a load on the path from one chunk's end to the next), and the CRLF compared as one
-/// 16-bit word. `None` for anything else.
+/// 8 bytes (of a longer input): no length check per byte, each digit's value computed (not
+/// loaded from a table, which would put a load on the path from one chunk's end to the next),
+/// and the CRLF compared as one 16-bit word. `None` for anything else.
 #[inline(always)]
 fn plain_size_line(rest: &[u8]) -> Option<SizeLine> {
     let word = rest.first_chunk::<8>()?;
-    {
-        let (mut size, mut digits) = (0u64, 0usize);
-        while digits < 6 {
-            let b = word[digits];
-            if !is(b, class::HEX) {
-                break;
-            }
-            size = size << 4 | u64::from(hex_digit_value(b));
-            digits += 1;
+    let (mut size, mut digits) = (0u64, 0usize);
+    while digits < 6 {
+        let b = word[digits];
+        if !is(b, class::HEX) {
+            break;
         }
-        let after = u16::from_le_bytes([word[digits], word[digits + 1]]);
-        if digits > 0 && after == u16::from_le_bytes(*b"\r\n") {
-            return Some(SizeLine {
-                size,
-                digits: digits as u8,
-                ext_len: 0,
-                len: digits + 2,
-            });
-        }
+        size = size << 4 | u64::from(hex_digit_value(b));
+        digits += 1;
     }
-    None
+    let after = u16::from_le_bytes([word[digits], word[digits + 1]]);
+    if digits == 0 || after != u16::from_le_bytes(*b"\r\n") {
+        return None;
+    }
+    Some(SizeLine {
+        size,
+        digits: digits as u8,
+        ext_len: 0,
+        len: digits + 2,
+    })
 }
 
 /// The chunk-size line at the start of `rest` if all of it is there, valid, and within the
