@@ -119,58 +119,88 @@ impl ChunkedDecoder {
     /// [`Chunk::NeedMore`], then with the next piece. Error offsets count from the start of
     /// `input`. Only `max_chunk_ext_bytes` and [`Leniency::bare_lf`](crate::Leniency::bare_lf)
     /// of `limits` apply here.
+    #[cfg_attr(not(target_arch = "wasm32"), inline)]
     pub fn decode(&mut self, input: &[u8], limits: &Limits) -> Result<(usize, Chunk), Error> {
-        if let Some(found) = self.plain_chunk(input) {
-            return Ok(found);
+        // In the wasm module, whose size counts, everything goes to `decode_bytes`, which also
+        // takes a whole size line in one step (`whole_line`), only with the general parser.
+        if cfg!(target_arch = "wasm32") {
+            return self.decode_bytes(input, limits);
         }
-        self.decode_bytes(input, limits)
+        // The common cases in one step each, with no state machine: data of a chunk begun in an
+        // earlier call, and a plain chunk-size line (after the CRLF that ends the previous
+        // chunk's data) followed by its data. Anything else goes to `decode_bytes`, which takes
+        // a whole line of any other shape in one step too, and leaves a line cut short, a bare
+        // LF or an error to the states, which decide it exactly as they would without these
+        // shortcuts: what a shortcut returns is what the states would return. This is inlined
+        // into the caller's loop, and calls out of line only to hand the input over.
+        let line_start = match self.state {
+            State::Data if !input.is_empty() => return Ok(self.data(input, 0)),
+            State::DataCr if input.get(..2) == Some(b"\r\n") => 2,
+            State::Size if self.digits == 0 => 0,
+            _ => return self.decode_bytes(input, limits),
+        };
+        match input.get(line_start..).and_then(plain_size_line) {
+            Some(line) => Ok(self.after_line(input, line_start, line)),
+            None => self.decode_bytes(input, limits),
+        }
     }
 
-    /// The common case in one step, with no state machine: at the start of a chunk-size line
-    /// (or at the CRLF after a chunk's data, followed by one), a plain size line and the data
-    /// after it. `None` for anything else, which [`decode_bytes`](Self::decode_bytes) decides
-    /// exactly as it would without this shortcut; what this returns is what it would return.
-    #[inline]
-    fn plain_chunk(&mut self, input: &[u8]) -> Option<(usize, Chunk)> {
-        let line_start = match self.state {
-            State::Size if self.digits == 0 => 0,
-            State::DataCr if input.get(..2) == Some(b"\r\n") => 2,
-            _ => return None,
-        };
-        let line = plain_size_line(input, line_start)?;
-        let data = self.data_start(line);
+    /// The chunk-size line at `input[at..]` if all of it is there and valid, in one step, and
+    /// what follows it. `None`, with nothing changed, for anything else.
+    #[inline(never)]
+    fn whole_line(&mut self, input: &[u8], at: usize, limits: &Limits) -> Option<(usize, Chunk)> {
+        let line = size_line(input.get(at..)?, limits.max_chunk_ext_bytes)?;
+        Some(self.after_line(input, at, line))
+    }
+
+    /// What follows the chunk-size `line` at `input[at..]`: the data, the end of the input, or
+    /// the trailer section after the last chunk.
+    #[inline(always)]
+    fn after_line(&mut self, input: &[u8], at: usize, line: SizeLine) -> (usize, Chunk) {
+        // The state the byte-at-a-time path is in after the line's LF.
+        self.remaining = line.size;
+        self.digits = line.digits;
+        self.ext_len = line.ext_len;
+        let data = at + line.len;
+        if line.size == 0 {
+            self.state = State::Done;
+            return (data, Chunk::TrailerSection);
+        }
+        self.state = State::Data;
         if data == input.len() {
-            return Some((data, Chunk::NeedMore));
+            return (data, Chunk::NeedMore);
         }
-        let take = self.remaining.min((input.len() - data) as u64);
-        self.remaining -= take;
-        if self.remaining == 0 {
+        self.data(input, data)
+    }
+
+    /// In state `Data`, the chunk's data from `input[at..]`, which is not empty.
+    #[inline(always)]
+    fn data(&mut self, input: &[u8], at: usize) -> (usize, Chunk) {
+        let available = (input.len() - at) as u64;
+        if self.remaining <= available {
+            // The rest of the chunk is here: its end is the size, not a minimum of two values.
+            let end = at + self.remaining as usize;
+            self.remaining = 0;
             self.state = State::DataCr;
+            return (end, Chunk::Data(at..end));
         }
-        let end = data + take as usize;
-        Some((end, Chunk::Data(data..end)))
+        self.remaining -= available;
+        (input.len(), Chunk::Data(at..input.len()))
     }
 
     /// [`decode`](Self::decode) a byte at a time through the states, with shortcuts for the
-    /// data and for plain size lines.
+    /// data and for whole size lines. Out of line, so that the common cases stay small.
+    #[inline(never)]
     fn decode_bytes(&mut self, input: &[u8], limits: &Limits) -> Result<(usize, Chunk), Error> {
         let bare_lf = limits.lenient.bare_lf;
         let mut pos = 0;
         while pos < input.len() {
             let b = input[pos];
             match self.state {
-                State::Data => {
-                    let available = (input.len() - pos) as u64;
-                    let take = self.remaining.min(available) as usize;
-                    self.remaining -= take as u64;
-                    if self.remaining == 0 {
-                        self.state = State::DataCr;
-                    }
-                    return Ok((pos + take, Chunk::Data(pos..pos + take)));
-                }
+                State::Data => return Ok(self.data(input, pos)),
                 State::DataCr => match b {
                     // The common case, CRLF: on to the next chunk-size line in one step, where
-                    // the plain-line shortcut of `State::Size` takes it.
+                    // the whole-line shortcut of `State::Size` takes it.
                     b'\r' if input.get(pos + 1) == Some(&b'\n') => {
                         self.next_chunk();
                         pos += 2;
@@ -188,11 +218,10 @@ impl ChunkedDecoder {
                     self.next_chunk();
                 }
                 State::Size => {
-                    // At the start of a chunk-size line, the common case: a plain one, in one step.
+                    // At the start of a chunk-size line that is all here: in one step.
                     if self.digits == 0 {
-                        if let Some(line) = plain_size_line(input, pos) {
-                            pos = self.data_start(line);
-                            continue;
+                        if let Some(found) = self.whole_line(input, pos, limits) {
+                            return Ok(found);
                         }
                     }
                     match hex_value(b) {
@@ -275,17 +304,6 @@ impl ChunkedDecoder {
         self.remaining = 0;
     }
 
-    /// The state the byte-at-a-time path would be in after the LF of `line`, and the index of
-    /// the first data byte.
-    #[inline]
-    fn data_start(&mut self, line: PlainSizeLine) -> usize {
-        self.remaining = line.size;
-        self.digits = line.digits;
-        self.ext_len = 0;
-        self.state = State::Data;
-        line.data
-    }
-
     fn count_ext(&mut self, n: usize, last: usize, limits: &Limits) -> Result<(), Error> {
         self.ext_len = self.ext_len.saturating_add(n as u32);
         if self.ext_len > limits.max_chunk_ext_bytes {
@@ -334,38 +352,141 @@ impl ChunkedDecoder {
     }
 }
 
-/// A chunk-size line of the common shape, `1*16HEXDIG CRLF` with a size above 0.
+/// A whole, valid chunk-size line: `chunk-size [ chunk-ext ] CRLF` (RFC 9112 7.1).
 #[derive(Clone, Copy)]
-struct PlainSizeLine {
+struct SizeLine {
     size: u64,
     digits: u8,
-    /// Index of the first data byte, after the LF.
-    data: usize,
+    /// Bytes between the digits and the CR.
+    ext_len: u32,
+    /// Bytes of the line, through its LF.
+    len: usize,
 }
 
-/// The plain chunk-size line at `input[at..]`, if there is one. Anything else (extensions, the
-/// last chunk, a line cut short, an error) is left to the byte-at-a-time states, which decide it
-/// exactly as they would without this shortcut.
-#[inline]
-fn plain_size_line(input: &[u8], at: usize) -> Option<PlainSizeLine> {
-    let rest = input.get(at..)?;
-    // The digits and their value in one pass, up to the 16 a size may have.
-    let (mut size, mut digits) = (0u64, 0);
-    while digits < 16 {
-        match rest.get(digits).map(|&b| HEX_VALUE[b as usize]) {
-            Some(v @ 0..=15) => size = size << 4 | u64::from(v),
-            _ => break,
+/// What [`size_line`] returns for the usual line, 1 to 6 digits and CRLF, read from the first
+/// 8 bytes (of a longer input): no length check per byte, each digit's value computed (not
+/// loaded from a table, which would put a load on the path from one chunk's end to the next),
+/// and the CRLF compared as one 16-bit word. `None` for anything else.
+#[inline(always)]
+fn plain_size_line(rest: &[u8]) -> Option<SizeLine> {
+    let word = rest.first_chunk::<8>()?;
+    let (mut size, mut digits) = (0u64, 0usize);
+    while digits < 6 {
+        let b = word[digits];
+        if !is(b, class::HEX) {
+            break;
         }
+        size = size << 4 | u64::from(hex_digit_value(b));
         digits += 1;
     }
-    if digits == 0 || size == 0 || rest.get(digits..digits + 2) != Some(b"\r\n") {
+    let after = u16::from_le_bytes([word[digits], word[digits + 1]]);
+    if digits == 0 || after != u16::from_le_bytes(*b"\r\n") {
         return None;
     }
-    Some(PlainSizeLine {
+    Some(SizeLine {
         size,
         digits: digits as u8,
-        data: at + digits + 2,
+        ext_len: 0,
+        len: digits + 2,
     })
+}
+
+/// The chunk-size line at the start of `rest` if all of it is there, valid, and within the
+/// chunk-ext limit: up to 16 hex digits, any chunk-ext and the CRLF, read in one pass with no
+/// state machine. `None` for anything else (a line cut short, a bare LF, a limit or a rule
+/// broken), which the byte-at-a-time states then decide exactly as they would without this
+/// shortcut.
+fn size_line(rest: &[u8], max_ext: u32) -> Option<SizeLine> {
+    let (mut size, mut digits) = (0u64, 0usize);
+    for &b in rest.iter().take(17) {
+        let v = HEX_VALUE[b as usize];
+        if v > 15 {
+            break;
+        }
+        // A 17th digit: ChunkSizeTooLong, for the states to report.
+        if digits == 16 {
+            return None;
+        }
+        size = size << 4 | u64::from(v);
+        digits += 1;
+    }
+    if digits == 0 {
+        return None;
+    }
+    let cr = digits + chunk_ext(&rest[digits..])?;
+    if rest.get(cr + 1) != Some(&b'\n') {
+        return None;
+    }
+    let ext_len = u32::try_from(cr - digits).ok()?;
+    if ext_len > max_ext {
+        return None;
+    }
+    Some(SizeLine {
+        size,
+        digits: digits as u8,
+        ext_len,
+        len: cr + 2,
+    })
+}
+
+/// The length of the valid chunk-ext at the start of `bytes`, ended by a CR:
+/// `*( BWS ";" BWS name [ BWS "=" BWS ( token / quoted-string ) ] )` (RFC 9112 7.1.1), where
+/// whitespace may come before a `;` but not before the CR. `None` where the states report an
+/// error or need more bytes.
+fn chunk_ext(bytes: &[u8]) -> Option<usize> {
+    let ws = |mut i: usize| {
+        while bytes.get(i).is_some_and(|&b| is_ws(b)) {
+            i += 1;
+        }
+        i
+    };
+    let token = |mut i: usize| {
+        while bytes.get(i).is_some_and(|&b| is(b, class::TOKEN)) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = 0;
+    loop {
+        // Right after the chunk-size, a name or a value.
+        match *bytes.get(i)? {
+            b'\r' => return Some(i),
+            _ => i = ws(i),
+        }
+        if *bytes.get(i)? != b';' {
+            return None;
+        }
+        let name = ws(i + 1);
+        i = token(name);
+        if i == name {
+            return None;
+        }
+        let eq = ws(i);
+        if bytes.get(eq) != Some(&b'=') {
+            continue;
+        }
+        let value = ws(eq + 1);
+        i = if bytes.get(value) == Some(&b'"') {
+            quoted_string_end(bytes, value + 1)?
+        } else {
+            token(value)
+        };
+        if i == value {
+            return None;
+        }
+    }
+}
+
+/// The index after the closing quote of the quoted-string whose content starts at `i`.
+fn quoted_string_end(bytes: &[u8], mut i: usize) -> Option<usize> {
+    loop {
+        match *bytes.get(i)? {
+            b'"' => return Some(i + 1),
+            b'\\' if is(*bytes.get(i + 1)?, class::VALUE) => i += 2,
+            b if is(b, class::QDTEXT) => i += 1,
+            _ => return None,
+        }
+    }
 }
 
 /// The value of each hex digit, and 0xFF for every other byte.
@@ -380,6 +501,13 @@ static HEX_VALUE: [u8; 256] = {
     }
     table
 };
+
+/// The value of `b`, a hex digit, computed rather than looked up: `'0'..='9'` have bit 6
+/// clear, `'A'..='F'` and `'a'..='f'` have it set and 1 to 6 in the low nibble.
+#[inline(always)]
+const fn hex_digit_value(b: u8) -> u8 {
+    (b & 0x0f) + 9 * (b >> 6)
+}
 
 #[inline]
 const fn hex_value(b: u8) -> Option<u8> {
@@ -483,6 +611,61 @@ mod tests {
             .decode(b"FFFFFFFFFFFFFFFF\r\nab", &Limits::DEFAULT)
             .unwrap();
         assert_eq!((used, chunk), (20, Chunk::Data(18..20)));
+    }
+
+    /// The one-step paths (a whole size line, the CRLF after data) against the states alone:
+    /// fed a byte at a time, no line is ever whole in one input, so every byte goes through the
+    /// states. Every size line built from the pieces below, valid or not, must give the same
+    /// data, end, error kind and offset both ways, strict, with a small chunk-ext limit and
+    /// with bare LF.
+    #[test]
+    fn whole_lines_decode_as_the_states_do() {
+        const SIZES: [&[u8]; 9] = [
+            b"",
+            b"0",
+            b"5",
+            b"aB",
+            b"fFfFfF",
+            b"1000000",
+            b"0000000000000003",
+            b"00000000000000003",
+            b"x",
+        ];
+        const PIECES: [&[u8]; 16] = [
+            b";", b" ", b"\t", b"=", b"\"", b"\\", b"a", b"Z9", b"\r", b"\n", b"\r\n", b"/",
+            b"\x7f", b"\x80", b"\0", b"0",
+        ];
+        let mut lenient = Limits::DEFAULT;
+        lenient.lenient.bare_lf = true;
+        let mut small = Limits::DEFAULT;
+        small.max_chunk_ext_bytes = 3;
+        let mut body = Vec::new();
+        // Under Miri, lines of up to one piece.
+        let most = if cfg!(miri) { 1 } else { 3 };
+        let mut lines = 0;
+        for size in SIZES {
+            for n in 0..=most {
+                for mut k in 0..PIECES.len().pow(n) {
+                    body.clear();
+                    // A chunk before, so that the line also follows the CRLF after data.
+                    body.extend_from_slice(b"1\r\nq\r\n");
+                    body.extend_from_slice(size);
+                    for _ in 0..n {
+                        body.extend_from_slice(PIECES[k % PIECES.len()]);
+                        k /= PIECES.len();
+                    }
+                    body.extend_from_slice(b"\r\nabcde\r\n0\r\n\r\n");
+                    for limits in [&Limits::DEFAULT, &small, &lenient] {
+                        let whole = decode(&body, body.len(), limits);
+                        let bytewise = decode(&body, 1, limits);
+                        assert_eq!(whole, bytewise, "{}", String::from_utf8_lossy(&body));
+                    }
+                    lines += 1;
+                }
+            }
+        }
+        let per_size: usize = (0..=most).map(|n| PIECES.len().pow(n)).sum();
+        assert_eq!(lines, SIZES.len() * per_size);
     }
 
     #[test]
