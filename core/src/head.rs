@@ -282,6 +282,18 @@ const CHUNKED: Folded = Folded::of(b"chunked");
 const CLOSE: Folded = Folded::of(b"close");
 const KEEP_ALIVE: Folded = Folded::of(b"keep-alive");
 
+/// The flag of a Connection option the parser acts on, `close` or `keep-alive` (any case), or 0.
+#[inline(always)]
+fn connection_option(item: &[u8]) -> u16 {
+    if CLOSE.matches(item) {
+        flag::CLOSE
+    } else if KEEP_ALIVE.matches(item) {
+        flag::KEEP_ALIVE
+    } else {
+        0
+    }
+}
+
 /// No line is waiting for a field slot.
 const NO_OFFSET: u32 = u32::MAX;
 /// Spans are `u16`, so no byte of a head may lie at or past this offset.
@@ -753,15 +765,18 @@ impl<const N: usize> Head<N> {
                             ByteClass::RegName,
                         ) - value_start,
                     );
-                if let Err(e) = self.field_semantics(
+                let value = &head[value_start..value_end];
+                if !self.field_semantics_common(kind, known, value, pos, host_checked) {
+                    if let Err(e) = self.field_semantics(
                     kind,
-                    KnownHeader::ALL[known as usize],
-                    &head[value_start..value_end],
-                    pos,
-                    value_start,
-                    host_checked,
-                ) {
-                    break Err(e);
+                        KnownHeader::ALL[known as usize],
+                        value,
+                        pos,
+                        value_start,
+                        host_checked,
+                    ) {
+                        break Err(e);
+                    }
                 }
             }
             lines += 1;
@@ -920,6 +935,58 @@ impl<const N: usize> Head<N> {
         Ok((name_len, value_start, value_end))
     }
 
+    /// The common cases of [`field_semantics`](Self::field_semantics), inlined into the field
+    /// walk so that most heads make no call for what their values mean: the first Host line of
+    /// a request with its value checked, the first Content-Length line with a plain number and
+    /// no Transfer-Encoding before it, a Connection value of exactly `close` or `keep-alive`,
+    /// and a first Transfer-Encoding of exactly `chunked` in HTTP/1.1 with no Content-Length
+    /// before it. Each is applied as `field_semantics` applies it, and `true` returned; for
+    /// anything else `false`, with nothing changed, and `field_semantics` decides (every error
+    /// comes from there).
+    #[inline(always)]
+    fn field_semantics_common(
+        &mut self,
+        kind: HeadKind,
+        known: u8,
+        value: &[u8],
+        line: usize,
+        host_checked: bool,
+    ) -> bool {
+        const HOST: u8 = KnownHeader::Host as u8;
+        const CONTENT_LENGTH: u8 = KnownHeader::ContentLength as u8;
+        const CONNECTION: u8 = KnownHeader::Connection as u8;
+        const TRANSFER_ENCODING: u8 = KnownHeader::TransferEncoding as u8;
+        let flags = self.flags;
+        match known {
+            HOST if kind == HeadKind::Request && host_checked && flags & flag::HOST == 0 => {
+                self.flags = flags | flag::HOST;
+            }
+            CONTENT_LENGTH if flags & (flag::CONTENT_LENGTH | flag::TRANSFER_ENCODING) == 0 => {
+                // A plain number is the same length read as a list (duplicate_content_length).
+                let Ok(length) = syntax::content_length(value) else {
+                    return false;
+                };
+                self.content_length = length;
+                self.flags = flags | flag::CONTENT_LENGTH;
+            }
+            CONNECTION => match connection_option(value) {
+                0 => return false,
+                option => self.flags = flags | option,
+            },
+            TRANSFER_ENCODING
+                if flags & (flag::CONTENT_LENGTH | flag::TRANSFER_ENCODING) == 0
+                    && self.version == Version::Http11
+                    && CHUNKED.matches(value) =>
+            {
+                self.flags =
+                    flags | flag::TRANSFER_ENCODING | flag::CHUNKED_SEEN | flag::CHUNKED_LAST;
+                self.te_line = line as u16;
+            }
+            _ => return false,
+        }
+        true
+    }
+
     /// What Content-Length, Transfer-Encoding, Connection and Host mean for the message
     /// (RFC 9112 6.1, 6.3, 9.3; RFC 9110 7.6.1). Updates state only when the line is valid.
     /// `kind` is a value, not a type parameter: one copy serves requests and responses.
@@ -996,15 +1063,7 @@ impl<const N: usize> Head<N> {
                 self.te_line = line as u16;
             }
             KnownHeader::Connection => {
-                let option = |item: &[u8]| {
-                    if CLOSE.matches(item) {
-                        flag::CLOSE
-                    } else if KEEP_ALIVE.matches(item) {
-                        flag::KEEP_ALIVE
-                    } else {
-                        0
-                    }
-                };
+                let option = connection_option;
                 // The commonest values whole: each is one token, the list's only item.
                 let common = option(value);
                 if common != 0 {
