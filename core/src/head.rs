@@ -768,7 +768,7 @@ impl<const N: usize> Head<N> {
                 let value = &head[value_start..value_end];
                 if !self.field_semantics_common(kind, known, value, pos, host_checked) {
                     if let Err(e) = self.field_semantics(
-                    kind,
+                        kind,
                         KnownHeader::ALL[known as usize],
                         value,
                         pos,
