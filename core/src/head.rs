@@ -282,6 +282,30 @@ const CHUNKED: Folded = Folded::of(b"chunked");
 const CLOSE: Folded = Folded::of(b"close");
 const KEEP_ALIVE: Folded = Folded::of(b"keep-alive");
 
+/// A switch for tests: with the one-pass paths off, every line takes the general path, which
+/// the one-pass paths must agree with (`crate::tests::one_pass_paths_agree_with_the_general_path`).
+#[cfg(test)]
+pub(crate) mod one_pass {
+    use core::cell::Cell;
+
+    std::thread_local! {
+        static OFF: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// Whether this thread has the one-pass paths off.
+    pub(crate) fn is_off() -> bool {
+        OFF.with(Cell::get)
+    }
+
+    /// Runs `f` with the one-pass paths off on this thread.
+    pub(crate) fn off<T>(f: impl FnOnce() -> T) -> T {
+        OFF.with(|off| off.set(true));
+        let result = f();
+        OFF.with(|off| off.set(false));
+        result
+    }
+}
+
 /// The flag of a Connection option the parser acts on, `close` or `keep-alive` (any case), or 0.
 #[inline(always)]
 fn connection_option(item: &[u8]) -> u16 {
@@ -646,6 +670,20 @@ impl<const N: usize> Head<N> {
         Error::new(kind, self.limit_end as usize)
     }
 
+    /// Whether the one-pass paths may take the current line: at its first attempt, or once its
+    /// CRLF has arrived (the line-end search, resumed, stops at the CR and waits there for
+    /// the LF). A line fed in many pieces is so classified at most twice, not once per piece,
+    /// and a line completed by a byte-at-a-time feed is checked by the one-pass path too.
+    #[inline(always)]
+    fn first_or_complete_attempt(&self, buf: &[u8]) -> bool {
+        #[cfg(test)]
+        if one_pass::is_off() {
+            return false;
+        }
+        let from = self.scan_from as usize;
+        from == self.line_start as usize || buf.get(from..from + 2) == Some(b"\r\n")
+    }
+
     /// The common case of a start line, from the block masks: a valid line of the usual shape
     /// whose CRLF is in the buffer is parsed and `true` returned. Anything else returns `false`
     /// for the general path (`find_line_end`, then [`StartLine::parse`]), after recording how
@@ -662,7 +700,7 @@ impl<const N: usize> Head<N> {
         blocks: &mut FieldBlocks<'_, E>,
     ) -> bool {
         let pos = self.line_start as usize;
-        if self.scan_from as usize != pos {
+        if !self.first_or_complete_attempt(buf) {
             return false;
         }
         let end = buf.len().min(self.limit_end as usize);
@@ -713,7 +751,7 @@ impl<const N: usize> Head<N> {
         blocks: &mut FieldBlocks<'_, E>,
     ) -> Result<bool, Error> {
         let mut pos = self.line_start as usize;
-        if self.scan_from as usize != pos {
+        if !self.first_or_complete_attempt(buf) {
             return Ok(false);
         }
         // The bytes the head may occupy: a line is accepted only if its LF is among them.

@@ -42,6 +42,110 @@ fn sizes_stay_small() {
     assert!(response <= 1000, "Response is {response} bytes");
 }
 
+/// Everything a parsed head tells, as text to compare.
+fn described(
+    result: &Result<Status, Error>,
+    fields: &[Field],
+    facts: impl core::fmt::Debug,
+    get: impl Fn(KnownHeader) -> Option<Span>,
+) -> std::string::String {
+    let index: Vec<_> = KnownHeader::ALL.iter().map(|&k| get(k)).collect();
+    format!("{result:?} {fields:?} {facts:?} {index:?}")
+}
+
+/// The one-pass paths (the start line and the field walk over the block masks, and the
+/// common cases of what Host, Content-Length, Connection and Transfer-Encoding values mean)
+/// only say yes: whatever they accept, the general path accepts the same way, and they leave
+/// everything else to it. Every message below, and each with one byte changed at every
+/// position to each byte that matters to the grammar, must parse the same with them and
+/// without them (fast paths off, every line through the general path), in strict mode and
+/// with every leniency: the same status or error (kind and offset), fields, known-header
+/// index and framing.
+#[test]
+fn one_pass_paths_agree_with_the_general_path() {
+    use crate::head::one_pass;
+    let requests: &[&[u8]] = &[
+        b"POST /a?b=c HTTP/1.1\r\nHost: example.com:8080\r\nContent-Length: 12\r\nConnection: keep-alive\r\n\r\n",
+        b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
+        b"GET / HTTP/1.0\r\nHost: [::1]\r\nConnection: Keep-Alive\r\nX: \t y \r\nY:\r\n\r\n",
+        b"PUT /x HTTP/1.1\r\nhost: a\r\nContent-Length: 1\r\nContent-Length: 1\r\nTE: x\r\n\r\n",
+        b"GET / HTTP/1.1\r\nConnection: close, te\r\nHost: a\r\nHost: b\r\n\r\n",
+        MEDIUM,
+    ];
+    let responses: &[&[u8]] = &[
+        b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\n",
+        b"HTTP/1.0 404 Not Found\r\nTransfer-Encoding: gzip, chunked\r\nConnection: keep-alive\r\n\r\n",
+        b"HTTP/1.1 204 \r\nTransfer-Encoding: chunked\r\nContent-Length: 0\r\n\r\n",
+    ];
+    let mut lenient = Limits::DEFAULT;
+    lenient.lenient.bare_lf = true;
+    lenient.lenient.space_before_colon = true;
+    lenient.lenient.request_line_spaces = true;
+    lenient.lenient.missing_host = true;
+    lenient.lenient.duplicate_content_length = true;
+    lenient.lenient.unknown_version = true;
+    let bytes: &[u8] = if cfg!(miri) {
+        b"\0\r: ,"
+    } else {
+        b"\0\t\n\r \",:;=Aa0\x01\x7f\x80"
+    };
+    let mut checked = 0;
+    for limits in [Limits::DEFAULT, lenient] {
+        let request = |buf: &[u8]| {
+            let mut req = Request::with_limits(limits);
+            let result = req.parse(buf);
+            let facts = (req.method(), req.target(), req.version(), req.framing());
+            let facts = (
+                facts,
+                req.content_length(),
+                req.is_chunked(),
+                req.keep_alive(),
+            );
+            described(&result, req.fields(), facts, |k| req.get(k))
+        };
+        let response = |buf: &[u8]| {
+            let mut res = Response::with_limits(limits);
+            let result = res.parse(buf);
+            let facts = (
+                res.status(),
+                res.reason(),
+                res.version(),
+                res.content_length(),
+            );
+            let facts = (facts, res.is_chunked(), res.keep_alive());
+            described(&result, res.fields(), facts, |k| res.get(k))
+        };
+        let mut check = |parse: &dyn Fn(&[u8]) -> std::string::String, buf: &[u8]| {
+            let with = parse(buf);
+            let without = one_pass::off(|| parse(buf));
+            assert_eq!(
+                with,
+                without,
+                "{}",
+                std::string::String::from_utf8_lossy(buf)
+            );
+            checked += 1;
+        };
+        for (messages, parse) in [
+            (requests, &request as &dyn Fn(&[u8]) -> std::string::String),
+            (responses, &response),
+        ] {
+            for &message in messages {
+                check(parse, message);
+                // Under Miri, every fifth position.
+                for at in (0..message.len()).step_by(if cfg!(miri) { 5 } else { 1 }) {
+                    let mut changed = message.to_vec();
+                    for &b in bytes {
+                        changed[at] = b;
+                        check(parse, &changed);
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked} messages");
+}
+
 #[test]
 fn byte_by_byte_feed_scans_each_byte_a_bounded_number_of_times() {
     assert_eq!(LARGE.len(), 733);
