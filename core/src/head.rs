@@ -688,8 +688,9 @@ impl<const N: usize> Head<N> {
     /// whose CRLF is in the buffer is parsed and `true` returned. Anything else returns `false`
     /// for the general path (`find_line_end`, then [`StartLine::parse`]), after recording how
     /// far the line is known to hold no CR, LF or NUL, so that those bytes are not searched
-    /// twice. Only a line's first attempt takes this path, so a line resumed many times is not
-    /// classified many times.
+    /// twice. Only a line's first attempt, or one whose CRLF has arrived since, takes this path
+    /// (see `first_or_complete_attempt`), so a line resumed many times is not classified many
+    /// times.
     // Inlined where the walk is compiled per backend (x86_64); one copy elsewhere, for the wasm
     // module's size.
     #[cfg_attr(target_arch = "x86_64", inline(always))]
@@ -737,7 +738,8 @@ impl<const N: usize> Head<N> {
     /// have this shape, or is incomplete, or meets a limit, is left to the general path
     /// (`find_line_end`, then `field_line`), which finds the exact error and offset; `false`
     /// then says so, after recording how far that line is known to hold no CR, LF or NUL. `true`
-    /// when the head's empty line was reached. Only a line's first attempt takes this path.
+    /// when the head's empty line was reached. Only a line's first attempt, or one whose CRLF
+    /// has arrived since, takes this path (see `first_or_complete_attempt`).
     ///
     /// The line and slot counts live in locals and are written back once, at the exit: little
     /// state is written per line.
