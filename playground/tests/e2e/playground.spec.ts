@@ -172,6 +172,61 @@ test('step mode reaches Complete at the last byte of the message', async ({ page
   expect(errors).toEqual([]);
 });
 
+test('the editor colours follow step mode, hover and errors (CSS highlights over the mirror text)', async ({ page }, info) => {
+  const errors = await open(page);
+  await typeMessage(page, ['PUT /x HTTP/1.1', 'Host: a', 'Content-Length: 40', '', 'x'.repeat(40)]);
+  await expect(page.getByTestId('status')).toHaveText('Complete');
+  /** The text under each highlight's ranges, by class (the mirror's classes as the engine paints them). */
+  const coloured = () =>
+    page.evaluate(() => {
+      const out: Record<string, string[]> = {};
+      for (const [name, h] of CSS.highlights) {
+        const texts = [...(h as Highlight)].map((r) => (r as Range).toString()).filter((t) => t !== '');
+        if (texts.length > 0) out[name.replace(/^hs-/, '')] = texts.sort();
+      }
+      return out;
+    });
+  const whole = await coloured();
+  expect(whole.method).toEqual(['PUT']);
+  expect(whole.body).toEqual(['x'.repeat(40)]);
+  expect(whole.name).toEqual(['Content-Length', 'Host']);
+  await page.getByTestId('step-toggle').check();
+  const head = 'PUT /x HTTP/1.1\r\nHost: a\r\nContent-Length: 40\r\n\r\n'.length;
+  await page.getByTestId('step-slider').fill(String(head + 5));
+  await expect(page.getByTestId('step-fed')).toContainText(`${head + 5} of`);
+  expect((await coloured()).body).toEqual(['xxxxx']);
+  for (let k = 1; k <= 3; k++) {
+    await page.getByTestId('step-next').click();
+    await expect(page.getByTestId('step-fed')).toContainText(`${head + 5 + k} of`);
+    expect((await coloured()).body).toEqual(['x'.repeat(5 + k)]);
+  }
+  // Pointing at a field row splits the mirror's text (a lit span): the ranges are placed again.
+  await page.getByTestId('field-row').nth(1).hover();
+  await expect(page.locator('.mirror .lit')).toHaveText('Content-Length: 40␍␊\n');
+  const lit = await coloured();
+  expect(lit.name).toEqual(['Content-Length', 'Host']);
+  expect(lit.value).toEqual(['40', 'a']);
+  expect(lit.body).toEqual(['x'.repeat(8)]);
+  await page.getByTestId('step-next').click();
+  expect((await coloured()).body).toEqual(['x'.repeat(9)]);
+  await page.mouse.move(0, 0);
+  await expect(page.locator('.mirror .lit')).toHaveCount(0);
+  expect((await coloured()).body).toEqual(['x'.repeat(9)]);
+  await page.locator('.editor').screenshot({ path: info.outputPath('editor-step.png') });
+  // Back a step: the decoder starts again from byte 0; the colours follow.
+  await page.getByTestId('step-back').click();
+  await expect(page.getByTestId('step-fed')).toContainText(`${head + 8} of`);
+  expect((await coloured()).body).toEqual(['x'.repeat(8)]);
+  // An error: its byte is a span of its own, and no class colours it.
+  await page.getByTestId('step-toggle').uncheck();
+  await typeMessage(page, ['GET / HTTP/1.1', 'Host: a', 'X-Bad: a\u0001b', '', '']);
+  await expect(page.locator('.mirror .err-byte')).toHaveText('␁');
+  const failed = await coloured();
+  expect(failed.accepted).toEqual(['GET / HTTP/1.1␍␊\nHost: a␍␊\n']);
+  expect(Object.values(failed).flat().some((t) => t.includes('␁'))).toBe(false);
+  expect(errors).toEqual([]);
+});
+
 test('a share link restores input, options, view and step', async ({ page, context }, info) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const errors = await open(page);
