@@ -227,6 +227,25 @@ test('the editor colours follow step mode, hover and errors (CSS highlights over
   expect(errors).toEqual([]);
 });
 
+test('without CSS highlights the editor colours its text with a span per run', async ({ page }) => {
+  await page.addInitScript(() => {
+    delete (window as { Highlight?: unknown }).Highlight;
+  });
+  const errors = await open(page);
+  await typeMessage(page, ['PUT /x HTTP/1.1', 'Host: a', 'Content-Length: 4', '', 'abcd']);
+  await expect(page.locator('.mirror .c-method')).toHaveText('PUT');
+  await expect(page.locator('.mirror .c-body')).toHaveText('abcd');
+  expect(await page.evaluate(() => CSS.highlights.size)).toBe(0);
+  await page.getByTestId('step-toggle').check();
+  await page.getByTestId('step-slider').fill(String('PUT /x HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\n'.length + 2));
+  await expect(page.locator('.mirror .c-body')).toHaveText('ab');
+  await page.getByTestId('step-next').click();
+  await expect(page.locator('.mirror .c-body')).toHaveText('abc');
+  await page.getByTestId('field-row').first().hover();
+  await expect(page.locator('.mirror .lit')).toHaveText(['Host', ':', ' ', 'a', '␍␊\n']);
+  expect(errors).toEqual([]);
+});
+
 test('a share link restores input, options, view and step', async ({ page, context }, info) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const errors = await open(page);
