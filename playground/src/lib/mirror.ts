@@ -6,7 +6,8 @@
 // mirror's text is split only where the pointer lights a part or an error marks a byte (neither
 // changes when a step is taken), and the classes' colours are highlights: ranges over that text,
 // painted without any layout. `HighlightSync` moves only the ranges whose bounds or class changed,
-// so a step through a body moves two ranges (the body's end, the next run's start).
+// so a step through a body moves one range (the body's end). When the runs are many, only those
+// near the lines the editor shows get ranges (`windowRuns`).
 
 import type { ByteClass } from './analysis.ts';
 
@@ -114,6 +115,35 @@ export function spanRuns(m: MirrorInput): SpanRun[] {
   }
   if (m.errAt === n) out.push({ text: ' ', cls: '', part: -1, err: true, lit: false });
   return out;
+}
+
+/**
+ * Beyond this many runs, only the runs near what the editor shows get a range. (The engine
+ * rebuilds its marks for every range of every highlight whenever the document changed, so a
+ * chunked body of thousands of runs would cost tens of milliseconds a frame.)
+ */
+export const WINDOW_RUNS = 400;
+
+/** The runs that meet characters `from`..`to`, cut to them. */
+export function windowRuns(runs: readonly ClassRun[], from: number, to: number): ClassRun[] {
+  const out: ClassRun[] = [];
+  for (let k = firstWhere(0, runs.length, (i) => runs[i].to > from); k < runs.length && runs[k].from < to; k++) {
+    const r = runs[k];
+    const a = Math.max(r.from, from);
+    const b = Math.min(r.to, to);
+    if (a < b) out.push({ cls: r.cls, from: a, to: b });
+  }
+  return out;
+}
+
+/** The least `i` in `lo`..`hi` for which `holds(i)` (`hi` when none); `holds` must not go back to false. */
+export function firstWhere(lo: number, hi: number, holds: (i: number) => boolean): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (holds(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /** Where highlight ranges live: the DOM (`Range`s in `CSS.highlights`), or a test's record. */

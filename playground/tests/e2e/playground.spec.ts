@@ -227,6 +227,71 @@ test('the editor colours follow step mode, hover and errors (CSS highlights over
   expect(errors).toEqual([]);
 });
 
+test('a body of thousands of chunks: only the runs near the lines shown are highlighted, and they follow scrolling', async ({ page }) => {
+  const errors = await open(page);
+  let body = '';
+  for (let k = 0; k < 2000; k++) body += `4\r\nabcd\r\n`;
+  const input = page.getByTestId('input');
+  await input.click();
+  await input.press('Control+a');
+  await input.press('Delete');
+  await input.evaluate((el, text) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', text);
+    el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, `POST /u HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n${body}0\r\n\r\n`);
+  await expect(page.getByTestId('status')).toHaveText('Complete', { timeout: 30_000 });
+  /** Every range: its class, its text, and whether it lies within a screenful of the mirror's view. */
+  const ranges = () =>
+    page.evaluate(() => {
+      const mirror = document.querySelector<HTMLElement>('.mirror')!;
+      const box = mirror.getBoundingClientRect();
+      const out: { cls: string; text: string; near: boolean }[] = [];
+      for (const [name, h] of CSS.highlights) {
+        for (const r of h as Highlight) {
+          const rect = (r as Range).getBoundingClientRect();
+          const near = rect.bottom >= box.top - 2 * box.height && rect.top <= box.bottom + 2 * box.height;
+          out.push({ cls: name.replace(/^hs-/, ''), text: (r as Range).toString(), near });
+        }
+      }
+      return out;
+    });
+  const check = (rs: { cls: string; text: string; near: boolean }[]) => {
+    // 2000 chunks make 8000 runs: a few hundred ranges at most, each near the view, each of its class.
+    expect(rs.length).toBeGreaterThan(20);
+    expect(rs.length).toBeLessThan(1000);
+    for (const r of rs) {
+      expect(r.near, `${r.cls} ${r.text}`).toBe(true);
+      if (r.cls === 'body') expect(r.text).toMatch(/^(a?b?c?d?)$/);
+      if (r.cls === 'chunk-size') expect(r.text).toMatch(/^[40]$/);
+      if (r.cls === 'eol') expect(r.text).toMatch(/^[␍␊\n]+$/);
+    }
+  };
+  const top = await ranges();
+  check(top);
+  expect(top.some((r) => r.cls === 'method' && r.text === 'POST')).toBe(true);
+  // Scrolled to the end: the last chunk's ranges, not the head's.
+  await input.evaluate((el) => {
+    el.scrollTop = el.scrollHeight;
+  });
+  await expect.poll(async () => (await ranges()).some((r) => r.cls === 'chunk-size' && r.text === '0')).toBe(true);
+  const end = await ranges();
+  check(end);
+  expect(end.some((r) => r.cls === 'method')).toBe(false);
+  // Stepping with the view at the end: the body's last bytes are highlighted as they are fed.
+  await page.getByTestId('step-toggle').check();
+  const total = await page.evaluate(() => Number(document.querySelector<HTMLInputElement>('[data-testid="step-slider"]')!.max));
+  await page.getByTestId('step-slider').fill(String(total - 9));
+  await expect(page.getByTestId('step-fed')).toContainText(`${total - 9} of`);
+  const bodies = async () => (await ranges()).filter((r) => r.cls === 'body').map((r) => r.text);
+  expect((await bodies()).at(-1)).toBe('ab');
+  await page.getByTestId('step-next').click();
+  await expect(page.getByTestId('step-fed')).toContainText(`${total - 8} of`);
+  expect((await bodies()).at(-1)).toBe('abc');
+  check(await ranges());
+  expect(errors).toEqual([]);
+});
+
 test('without CSS highlights the editor colours its text with a span per run', async ({ page }) => {
   await page.addInitScript(() => {
     delete (window as { Highlight?: unknown }).Highlight;

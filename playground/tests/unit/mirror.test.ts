@@ -6,12 +6,14 @@ import {
   HighlightSync,
   UNCOLOURED,
   classRuns,
+  firstWhere,
   sameSegments,
   segments,
   spanRuns,
   type ClassRun,
   type HighlightTarget,
   type MirrorInput,
+  windowRuns,
 } from '../../src/lib/mirror.ts';
 import type { ParseOptions } from '../../src/lib/types.ts';
 import { charStarts, render } from '../../src/state/playground.svelte.ts';
@@ -214,5 +216,34 @@ describe('HighlightSync', () => {
     sync.update(other.slice(0, 3));
     expect(rec.calls.drop).toBe(runs.length - 3);
     expect(rec.state()).toEqual(other.slice(0, 3));
+  });
+});
+
+describe('many runs: only those near what the editor shows', () => {
+  test('firstWhere finds the first index where a monotonic predicate holds', () => {
+    const xs = [1, 3, 3, 7, 9];
+    for (let v = 0; v <= 10; v++) expect(firstWhere(0, xs.length, (i) => xs[i] >= v)).toBe(xs.findIndex((x) => x >= v) === -1 ? xs.length : xs.findIndex((x) => x >= v));
+    expect(firstWhere(2, 2, () => true)).toBe(2);
+  });
+
+  test('windowRuns: the runs meeting the window, cut to it, equal to painting then cutting', () => {
+    let body = '';
+    for (let k = 0; k < 60; k++) body += `3\r\nabc\r\n`;
+    const input = bytes(`POST /u HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${body}0\r\n\r\n`);
+    const m = mirrorOf(input);
+    const runs = classRuns(m);
+    const all = paint(runs, m.text.length);
+    const rand = rng(3);
+    for (let k = 0; k < 200; k++) {
+      const a = Math.floor(rand() * (m.text.length + 10));
+      const b = Math.floor(rand() * (m.text.length + 10));
+      const [from, to] = a <= b ? [a, b] : [b, a];
+      const cut = windowRuns(runs, from, to);
+      const painted = paint(cut, m.text.length);
+      for (let c = 0; c < m.text.length; c++) expect(painted[c]).toBe(c >= from && c < to ? all[c] : null);
+      for (const r of cut) expect(r.from < r.to).toBe(true);
+    }
+    expect(windowRuns(runs, 0, m.text.length)).toEqual(runs);
+    for (let c = 0; c <= m.text.length; c++) expect(windowRuns(runs, c, c)).toEqual([]);
   });
 });
