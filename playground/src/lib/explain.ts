@@ -168,6 +168,29 @@ export function lineAndColumn(bytes: Uint8Array, offset: number): { line: number
   return { line, column: end - lineStart + 1 };
 }
 
+/** The offsets of the LFs of `bytes`, for `lineAt`: one pass, then a binary search per lookup. */
+export function lineFeeds(bytes: Uint8Array): Int32Array {
+  let count = 0;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 0x0a) count++;
+  const out = new Int32Array(count);
+  for (let i = 0, k = 0; i < bytes.length; i++) if (bytes[i] === 0x0a) out[k++] = i;
+  return out;
+}
+
+/** The line of `offset` as `lineAndColumn` counts it (1-based), from the LFs of the bytes. */
+export function lineAt(feeds: Int32Array, length: number, offset: number): number {
+  const end = Math.max(0, Math.min(offset, length));
+  // LFs before `end`: the first index whose LF is at or after it.
+  let lo = 0;
+  let hi = feeds.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (feeds[mid] < end) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo + 1;
+}
+
 /**
  * Everything the UI shows about a parse error (a `ParseError` of the wasm package fits
  * `error`): its fields, the line and column of its offset in `bytes` (the whole input, since

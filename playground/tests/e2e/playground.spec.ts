@@ -172,6 +172,145 @@ test('step mode reaches Complete at the last byte of the message', async ({ page
   expect(errors).toEqual([]);
 });
 
+test('the editor colours follow step mode, hover and errors (CSS highlights over the mirror text)', async ({ page }, info) => {
+  const errors = await open(page);
+  await typeMessage(page, ['PUT /x HTTP/1.1', 'Host: a', 'Content-Length: 40', '', 'x'.repeat(40)]);
+  await expect(page.getByTestId('status')).toHaveText('Complete');
+  /** The text under each highlight's ranges, by class (the mirror's classes as the engine paints them). */
+  const coloured = () =>
+    page.evaluate(() => {
+      const out: Record<string, string[]> = {};
+      for (const [name, h] of CSS.highlights) {
+        const texts = [...(h as Highlight)].map((r) => (r as Range).toString()).filter((t) => t !== '');
+        if (texts.length > 0) out[name.replace(/^hs-/, '')] = texts.sort();
+      }
+      return out;
+    });
+  const whole = await coloured();
+  expect(whole.method).toEqual(['PUT']);
+  expect(whole.body).toEqual(['x'.repeat(40)]);
+  expect(whole.name).toEqual(['Content-Length', 'Host']);
+  await page.getByTestId('step-toggle').check();
+  const head = 'PUT /x HTTP/1.1\r\nHost: a\r\nContent-Length: 40\r\n\r\n'.length;
+  await page.getByTestId('step-slider').fill(String(head + 5));
+  await expect(page.getByTestId('step-fed')).toContainText(`${head + 5} of`);
+  expect((await coloured()).body).toEqual(['xxxxx']);
+  for (let k = 1; k <= 3; k++) {
+    await page.getByTestId('step-next').click();
+    await expect(page.getByTestId('step-fed')).toContainText(`${head + 5 + k} of`);
+    expect((await coloured()).body).toEqual(['x'.repeat(5 + k)]);
+  }
+  // Pointing at a field row splits the mirror's text (a lit span): the ranges are placed again.
+  await page.getByTestId('field-row').nth(1).hover();
+  await expect(page.locator('.mirror .lit')).toHaveText('Content-Length: 40␍␊\n');
+  const lit = await coloured();
+  expect(lit.name).toEqual(['Content-Length', 'Host']);
+  expect(lit.value).toEqual(['40', 'a']);
+  expect(lit.body).toEqual(['x'.repeat(8)]);
+  await page.getByTestId('step-next').click();
+  expect((await coloured()).body).toEqual(['x'.repeat(9)]);
+  await page.mouse.move(0, 0);
+  await expect(page.locator('.mirror .lit')).toHaveCount(0);
+  expect((await coloured()).body).toEqual(['x'.repeat(9)]);
+  await page.locator('.editor').screenshot({ path: info.outputPath('editor-step.png') });
+  // Back a step: the decoder starts again from byte 0; the colours follow.
+  await page.getByTestId('step-back').click();
+  await expect(page.getByTestId('step-fed')).toContainText(`${head + 8} of`);
+  expect((await coloured()).body).toEqual(['x'.repeat(8)]);
+  // An error: its byte is a span of its own, and no class colours it.
+  await page.getByTestId('step-toggle').uncheck();
+  await typeMessage(page, ['GET / HTTP/1.1', 'Host: a', 'X-Bad: a\u0001b', '', '']);
+  await expect(page.locator('.mirror .err-byte')).toHaveText('␁');
+  const failed = await coloured();
+  expect(failed.accepted).toEqual(['GET / HTTP/1.1␍␊\nHost: a␍␊\n']);
+  expect(Object.values(failed).flat().some((t) => t.includes('␁'))).toBe(false);
+  expect(errors).toEqual([]);
+});
+
+test('a body of thousands of chunks: only the runs near the lines shown are highlighted, and they follow scrolling', async ({ page }) => {
+  const errors = await open(page);
+  let body = '';
+  for (let k = 0; k < 2000; k++) body += `4\r\nabcd\r\n`;
+  const input = page.getByTestId('input');
+  await input.click();
+  await input.press('Control+a');
+  await input.press('Delete');
+  await input.evaluate((el, text) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', text);
+    el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, `POST /u HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n${body}0\r\n\r\n`);
+  await expect(page.getByTestId('status')).toHaveText('Complete', { timeout: 30_000 });
+  /** Every range: its class, its text, and whether it lies within a screenful of the mirror's view. */
+  const ranges = () =>
+    page.evaluate(() => {
+      const mirror = document.querySelector<HTMLElement>('.mirror')!;
+      const box = mirror.getBoundingClientRect();
+      const out: { cls: string; text: string; near: boolean }[] = [];
+      for (const [name, h] of CSS.highlights) {
+        for (const r of h as Highlight) {
+          const rect = (r as Range).getBoundingClientRect();
+          const near = rect.bottom >= box.top - 2 * box.height && rect.top <= box.bottom + 2 * box.height;
+          out.push({ cls: name.replace(/^hs-/, ''), text: (r as Range).toString(), near });
+        }
+      }
+      return out;
+    });
+  const check = (rs: { cls: string; text: string; near: boolean }[]) => {
+    // 2000 chunks make 8000 runs: a few hundred ranges at most, each near the view, each of its class.
+    expect(rs.length).toBeGreaterThan(20);
+    expect(rs.length).toBeLessThan(1000);
+    for (const r of rs) {
+      expect(r.near, `${r.cls} ${r.text}`).toBe(true);
+      if (r.cls === 'body') expect(r.text).toMatch(/^(a?b?c?d?)$/);
+      if (r.cls === 'chunk-size') expect(r.text).toMatch(/^[40]$/);
+      if (r.cls === 'eol') expect(r.text).toMatch(/^[␍␊\n]+$/);
+    }
+  };
+  const top = await ranges();
+  check(top);
+  expect(top.some((r) => r.cls === 'method' && r.text === 'POST')).toBe(true);
+  // Scrolled to the end: the last chunk's ranges, not the head's.
+  await input.evaluate((el) => {
+    el.scrollTop = el.scrollHeight;
+  });
+  await expect.poll(async () => (await ranges()).some((r) => r.cls === 'chunk-size' && r.text === '0')).toBe(true);
+  const end = await ranges();
+  check(end);
+  expect(end.some((r) => r.cls === 'method')).toBe(false);
+  // Stepping with the view at the end: the body's last bytes are highlighted as they are fed.
+  await page.getByTestId('step-toggle').check();
+  const total = await page.evaluate(() => Number(document.querySelector<HTMLInputElement>('[data-testid="step-slider"]')!.max));
+  await page.getByTestId('step-slider').fill(String(total - 9));
+  await expect(page.getByTestId('step-fed')).toContainText(`${total - 9} of`);
+  const bodies = async () => (await ranges()).filter((r) => r.cls === 'body').map((r) => r.text);
+  expect((await bodies()).at(-1)).toBe('ab');
+  await page.getByTestId('step-next').click();
+  await expect(page.getByTestId('step-fed')).toContainText(`${total - 8} of`);
+  expect((await bodies()).at(-1)).toBe('abc');
+  check(await ranges());
+  expect(errors).toEqual([]);
+});
+
+test('without CSS highlights the editor colours its text with a span per run', async ({ page }) => {
+  await page.addInitScript(() => {
+    delete (window as { Highlight?: unknown }).Highlight;
+  });
+  const errors = await open(page);
+  await typeMessage(page, ['PUT /x HTTP/1.1', 'Host: a', 'Content-Length: 4', '', 'abcd']);
+  await expect(page.locator('.mirror .c-method')).toHaveText('PUT');
+  await expect(page.locator('.mirror .c-body')).toHaveText('abcd');
+  expect(await page.evaluate(() => CSS.highlights.size)).toBe(0);
+  await page.getByTestId('step-toggle').check();
+  await page.getByTestId('step-slider').fill(String('PUT /x HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\n'.length + 2));
+  await expect(page.locator('.mirror .c-body')).toHaveText('ab');
+  await page.getByTestId('step-next').click();
+  await expect(page.locator('.mirror .c-body')).toHaveText('abc');
+  await page.getByTestId('field-row').first().hover();
+  await expect(page.locator('.mirror .lit')).toHaveText(['Host', ':', ' ', 'a', '␍␊\n']);
+  expect(errors).toEqual([]);
+});
+
 test('a share link restores input, options, view and step', async ({ page, context }, info) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const errors = await open(page);

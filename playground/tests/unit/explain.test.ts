@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRequest, Decoder, type ErrorCode } from '@httpspan/wasm';
 import indexDts from '../../../wasm/js/index.d.ts?raw';
 import errorRs from '../../../core/src/error.rs?raw';
-import { EXPLANATIONS, errorInfo, explainError, lineAndColumn, rfcUrl } from '../../src/lib/explain.ts';
+import { EXPLANATIONS, errorInfo, explainError, lineAndColumn, lineAt, lineFeeds, rfcUrl } from '../../src/lib/explain.ts';
 import { latin1Bytes } from '../../src/lib/bytes.ts';
 
 /** The members of the ErrorCode union, read from the package's declarations. */
@@ -108,6 +108,17 @@ describe('errorInfo', () => {
     expect(lineAndColumn(new Uint8Array(0), 0)).toEqual({ line: 1, column: 1 });
     // Columns count bytes, and a lone CR does not end a line.
     expect(lineAndColumn(latin1Bytes('\xff\xfe\rX'), 3)).toEqual({ line: 1, column: 4 });
+  });
+
+  it('lineAt (step mode, once per step) gives lineAndColumn\'s line at every offset', () => {
+    for (const text of ['GET / HTTP/1.1\r\nHost: a\r\n\r\n', '', '\n\n\n', 'a\rb\nc\n', 'no line end']) {
+      const b = latin1Bytes(text);
+      const feeds = lineFeeds(b);
+      expect([...feeds]).toEqual([...b.keys()].filter((i) => b[i] === 0x0a));
+      for (let offset = -1; offset <= b.length + 2; offset++) {
+        expect(lineAt(feeds, b.length, offset), `${JSON.stringify(text)} at ${offset}`).toBe(lineAndColumn(b, offset).line);
+      }
+    }
   });
 
   it('fills every field from a ParseError', () => {
