@@ -85,7 +85,7 @@ fn one_pass_paths_agree_with_the_general_path() {
     lenient.lenient.duplicate_content_length = true;
     lenient.lenient.unknown_version = true;
     let bytes: &[u8] = if cfg!(miri) {
-        b"\r: "
+        b"\r:"
     } else {
         b"\0\t\n\r \",:;=Aa0\x01\x7f\x80"
     };
@@ -130,12 +130,12 @@ fn one_pass_paths_agree_with_the_general_path() {
             (requests, &request as &dyn Fn(&[u8]) -> std::string::String),
             (responses, &response),
         ] {
-            // Under Miri, where every parse is slow, the short messages and every seventh
+            // Under Miri, where every parse is slow, the first message and every eleventh
             // position.
-            let messages = &messages[..if cfg!(miri) { 2 } else { messages.len() }];
+            let messages = &messages[..if cfg!(miri) { 1 } else { messages.len() }];
             for &message in messages {
                 check(parse, message);
-                for at in (0..message.len()).step_by(if cfg!(miri) { 7 } else { 1 }) {
+                for at in (0..message.len()).step_by(if cfg!(miri) { 11 } else { 1 }) {
                     let mut changed = message.to_vec();
                     for &b in bytes {
                         changed[at] = b;
@@ -146,7 +146,7 @@ fn one_pass_paths_agree_with_the_general_path() {
         }
     }
     assert!(
-        checked > if cfg!(miri) { 100 } else { 10_000 },
+        checked > if cfg!(miri) { 50 } else { 10_000 },
         "{checked} messages"
     );
 }
