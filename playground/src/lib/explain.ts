@@ -2,6 +2,7 @@
 // HTTP/1.1 forbids it and, where it matters, why accepting it is dangerous (request smuggling);
 // a link to the RFC section; and where the offending byte is, as a line and a column.
 
+import { firstWhere } from './mirror.ts';
 import type { ErrorCode, ErrorInfo } from './types.ts';
 
 /**
@@ -181,14 +182,7 @@ export function lineFeeds(bytes: Uint8Array): Int32Array {
 export function lineAt(feeds: Int32Array, length: number, offset: number): number {
   const end = Math.max(0, Math.min(offset, length));
   // LFs before `end`: the first index whose LF is at or after it.
-  let lo = 0;
-  let hi = feeds.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (feeds[mid] < end) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo + 1;
+  return firstWhere(0, feeds.length, (i) => feeds[i] >= end) + 1;
 }
 
 /**
