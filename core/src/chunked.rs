@@ -121,18 +121,18 @@ impl ChunkedDecoder {
     /// of `limits` apply here.
     #[cfg_attr(not(target_arch = "wasm32"), inline)]
     pub fn decode(&mut self, input: &[u8], limits: &Limits) -> Result<(usize, Chunk), Error> {
-        // In the wasm module, whose size counts, everything goes to `decode_bytes`, which also
-        // takes a whole size line in one step (`whole_line`), only with the general parser.
+        // In the wasm module, whose size counts, everything goes to `decode_bytes`, which takes
+        // a plain size line in one step too.
         if cfg!(target_arch = "wasm32") {
             return self.decode_bytes(input, limits);
         }
         // The common cases in one step each, with no state machine: data of a chunk begun in an
         // earlier call, and a plain chunk-size line (after the CRLF that ends the previous
-        // chunk's data) followed by its data. Anything else goes to `decode_bytes`, which takes
-        // a whole line of any other shape in one step too, and leaves a line cut short, a bare
-        // LF or an error to the states, which decide it exactly as they would without these
-        // shortcuts: what a shortcut returns is what the states would return. This is inlined
-        // into the caller's loop, and calls out of line only to hand the input over.
+        // chunk's data) followed by its data. Anything else (extensions, a line cut short, a
+        // bare LF, an error) goes to `decode_bytes` and its states, which decide it exactly as
+        // they would without these shortcuts: what a shortcut returns is what the states would
+        // return. This is inlined into the caller's loop, and calls out of line only to hand
+        // the input over.
         let line_start = match self.state {
             State::Data if !input.is_empty() => return Ok(self.data(input, 0)),
             State::DataCr if input.get(..2) == Some(b"\r\n") => 2,
@@ -145,14 +145,6 @@ impl ChunkedDecoder {
         }
     }
 
-    /// The chunk-size line at `input[at..]` if all of it is there and valid, in one step, and
-    /// what follows it. `None`, with nothing changed, for anything else.
-    #[inline(never)]
-    fn whole_line(&mut self, input: &[u8], at: usize, limits: &Limits) -> Option<(usize, Chunk)> {
-        let line = size_line(input.get(at..)?, limits.max_chunk_ext_bytes)?;
-        Some(self.after_line(input, at, line))
-    }
-
     /// What follows the chunk-size `line` at `input[at..]`: the data, the end of the input, or
     /// the trailer section after the last chunk.
     #[inline(always)]
@@ -160,7 +152,7 @@ impl ChunkedDecoder {
         // The state the byte-at-a-time path is in after the line's LF.
         self.remaining = line.size;
         self.digits = line.digits;
-        self.ext_len = line.ext_len;
+        self.ext_len = 0;
         let data = at + line.len;
         if line.size == 0 {
             self.state = State::Done;
@@ -189,7 +181,7 @@ impl ChunkedDecoder {
     }
 
     /// [`decode`](Self::decode) a byte at a time through the states, with shortcuts for the
-    /// data and for whole size lines. Out of line, so that the common cases stay small.
+    /// data and for plain size lines. Out of line, so that the common cases stay small.
     #[inline(never)]
     fn decode_bytes(&mut self, input: &[u8], limits: &Limits) -> Result<(usize, Chunk), Error> {
         let bare_lf = limits.lenient.bare_lf;
@@ -200,7 +192,7 @@ impl ChunkedDecoder {
                 State::Data => return Ok(self.data(input, pos)),
                 State::DataCr => match b {
                     // The common case, CRLF: on to the next chunk-size line in one step, where
-                    // the whole-line shortcut of `State::Size` takes it.
+                    // the plain-line shortcut of `State::Size` takes it.
                     b'\r' if input.get(pos + 1) == Some(&b'\n') => {
                         self.next_chunk();
                         pos += 2;
@@ -218,10 +210,10 @@ impl ChunkedDecoder {
                     self.next_chunk();
                 }
                 State::Size => {
-                    // At the start of a chunk-size line that is all here: in one step.
+                    // At the start of a plain chunk-size line: in one step.
                     if self.digits == 0 {
-                        if let Some(found) = self.whole_line(input, pos, limits) {
-                            return Ok(found);
+                        if let Some(line) = input.get(pos..).and_then(plain_size_line) {
+                            return Ok(self.after_line(input, pos, line));
                         }
                     }
                     match hex_value(b) {
@@ -352,21 +344,21 @@ impl ChunkedDecoder {
     }
 }
 
-/// A whole, valid chunk-size line: `chunk-size [ chunk-ext ] CRLF` (RFC 9112 7.1).
+/// A plain chunk-size line, `1*6HEXDIG CRLF`, checked.
 #[derive(Clone, Copy)]
 struct SizeLine {
     size: u64,
     digits: u8,
-    /// Bytes between the digits and the CR.
-    ext_len: u32,
     /// Bytes of the line, through its LF.
     len: usize,
 }
 
-/// What [`size_line`] returns for the usual line, 1 to 6 digits and CRLF, read from the first
+/// The plain chunk-size line at the start of `rest`, 1 to 6 digits and CRLF, read from its first
 /// 8 bytes (of a longer input): no length check per byte, each digit's value computed (not
 /// loaded from a table, which would put a load on the path from one chunk's end to the next),
-/// and the CRLF compared as one 16-bit word. `None` for anything else.
+/// and the CRLF compared as one 16-bit word. `None` for anything else (more digits,
+/// extensions, a line cut short, a bare LF, an error), which the byte-at-a-time states then
+/// decide: the chunk-size and chunk-ext grammar lives there only.
 #[inline(always)]
 fn plain_size_line(rest: &[u8]) -> Option<SizeLine> {
     let word = rest.first_chunk::<8>()?;
@@ -386,121 +378,9 @@ fn plain_size_line(rest: &[u8]) -> Option<SizeLine> {
     Some(SizeLine {
         size,
         digits: digits as u8,
-        ext_len: 0,
         len: digits + 2,
     })
 }
-
-/// The chunk-size line at the start of `rest` if all of it is there, valid, and within the
-/// chunk-ext limit: up to 16 hex digits, any chunk-ext and the CRLF, read in one pass with no
-/// state machine. `None` for anything else (a line cut short, a bare LF, a limit or a rule
-/// broken), which the byte-at-a-time states then decide exactly as they would without this
-/// shortcut.
-fn size_line(rest: &[u8], max_ext: u32) -> Option<SizeLine> {
-    let (mut size, mut digits) = (0u64, 0usize);
-    for &b in rest.iter().take(17) {
-        let v = HEX_VALUE[b as usize];
-        if v > 15 {
-            break;
-        }
-        // A 17th digit: ChunkSizeTooLong, for the states to report.
-        if digits == 16 {
-            return None;
-        }
-        size = size << 4 | u64::from(v);
-        digits += 1;
-    }
-    if digits == 0 {
-        return None;
-    }
-    let cr = digits + chunk_ext(&rest[digits..])?;
-    if rest.get(cr + 1) != Some(&b'\n') {
-        return None;
-    }
-    let ext_len = u32::try_from(cr - digits).ok()?;
-    if ext_len > max_ext {
-        return None;
-    }
-    Some(SizeLine {
-        size,
-        digits: digits as u8,
-        ext_len,
-        len: cr + 2,
-    })
-}
-
-/// The length of the valid chunk-ext at the start of `bytes`, ended by a CR:
-/// `*( BWS ";" BWS name [ BWS "=" BWS ( token / quoted-string ) ] )` (RFC 9112 7.1.1), where
-/// whitespace may come before a `;` but not before the CR. `None` where the states report an
-/// error or need more bytes.
-fn chunk_ext(bytes: &[u8]) -> Option<usize> {
-    let ws = |mut i: usize| {
-        while bytes.get(i).is_some_and(|&b| is_ws(b)) {
-            i += 1;
-        }
-        i
-    };
-    let token = |mut i: usize| {
-        while bytes.get(i).is_some_and(|&b| is(b, class::TOKEN)) {
-            i += 1;
-        }
-        i
-    };
-    let mut i = 0;
-    loop {
-        // Right after the chunk-size, a name or a value.
-        match *bytes.get(i)? {
-            b'\r' => return Some(i),
-            _ => i = ws(i),
-        }
-        if *bytes.get(i)? != b';' {
-            return None;
-        }
-        let name = ws(i + 1);
-        i = token(name);
-        if i == name {
-            return None;
-        }
-        let eq = ws(i);
-        if bytes.get(eq) != Some(&b'=') {
-            continue;
-        }
-        let value = ws(eq + 1);
-        i = if bytes.get(value) == Some(&b'"') {
-            quoted_string_end(bytes, value + 1)?
-        } else {
-            token(value)
-        };
-        if i == value {
-            return None;
-        }
-    }
-}
-
-/// The index after the closing quote of the quoted-string whose content starts at `i`.
-fn quoted_string_end(bytes: &[u8], mut i: usize) -> Option<usize> {
-    loop {
-        match *bytes.get(i)? {
-            b'"' => return Some(i + 1),
-            b'\\' if is(*bytes.get(i + 1)?, class::VALUE) => i += 2,
-            b if is(b, class::QDTEXT) => i += 1,
-            _ => return None,
-        }
-    }
-}
-
-/// The value of each hex digit, and 0xFF for every other byte.
-static HEX_VALUE: [u8; 256] = {
-    let mut table = [0xff; 256];
-    let mut b = 0;
-    while b < 256 {
-        if let Some(v) = hex_value(b as u8) {
-            table[b] = v;
-        }
-        b += 1;
-    }
-    table
-};
 
 /// The value of `b`, a hex digit, computed rather than looked up: `'0'..='9'` have bit 6
 /// clear, `'A'..='F'` and `'a'..='f'` have it set and 1 to 6 in the low nibble.
@@ -613,7 +493,7 @@ mod tests {
         assert_eq!((used, chunk), (20, Chunk::Data(18..20)));
     }
 
-    /// The one-step paths (a whole size line, the CRLF after data) against the states alone:
+    /// The one-step paths (a plain size line, the CRLF after data) against the states alone:
     /// fed a byte at a time, no line is ever whole in one input, so every byte goes through the
     /// states. Every size line built from the pieces below, valid or not, must give the same
     /// data, end, error kind and offset both ways, strict, with a small chunk-ext limit and
