@@ -318,6 +318,59 @@ fn connection_option(item: &[u8]) -> u16 {
     }
 }
 
+/// The Transfer-Encoding list `value` (at `value_pos`) applied to `flags`, the flags of the
+/// lines before it: the flags after it, or the error of its first wrong coding. Out of line: a
+/// value other than exactly `chunked` is rare.
+#[inline(never)]
+fn transfer_codings(value: &[u8], flags: u16, value_pos: usize) -> Result<u16, Error> {
+    let at = |kind, i: usize| Error::new(kind, value_pos + i);
+    let mut flags = flags | flag::TRANSFER_ENCODING;
+    for (item, off) in ListItems::new(value) {
+        let coding = syntax::transfer_coding(item).map_err(|(k, i)| at(k, off + i))?;
+        if coding.eq_ignore_ascii_case(b"chunked") {
+            // chunked takes no parameters; peers disagree on `chunked;x=y`.
+            if coding.len() != item.len() {
+                return Err(at(ErrorKind::InvalidTransferEncoding, off + coding.len()));
+            }
+            if flags & flag::CHUNKED_SEEN != 0 {
+                return Err(at(ErrorKind::ChunkedTwice, off));
+            }
+            flags |= flag::CHUNKED_SEEN | flag::CHUNKED_LAST;
+        } else {
+            flags &= !flag::CHUNKED_LAST;
+        }
+    }
+    Ok(flags)
+}
+
+/// The flags of the Connection options in the list `value` (at `value_pos`), or the error of
+/// its first item that is not a token. Out of line: a value other than exactly `close` or
+/// `keep-alive` is rare.
+#[inline(never)]
+fn connection_options(value: &[u8], value_pos: usize) -> Result<u16, Error> {
+    // The common case: one token (no comma, no whitespace), the list's only item; an empty
+    // value has none and a token is never empty.
+    if scan::token_len(value) == value.len() {
+        return Ok(if value.is_empty() {
+            0
+        } else {
+            connection_option(value)
+        });
+    }
+    let mut flags = 0;
+    for (item, off) in ListItems::new(value) {
+        let len = scan::token_len(item);
+        if len != item.len() {
+            return Err(Error::new(
+                ErrorKind::InvalidConnection,
+                value_pos + off + len,
+            ));
+        }
+        flags |= connection_option(item);
+    }
+    Ok(flags)
+}
+
 /// No line is waiting for a field slot.
 const NO_OFFSET: u32 = u32::MAX;
 /// Spans are `u16`, so no byte of a head may lie at or past this offset.
@@ -805,21 +858,15 @@ impl<const N: usize> Head<N> {
                             ByteClass::RegName,
                         ) - value_start,
                     );
-                let value = &head[value_start..value_end];
-                // Not in the wasm module, whose size budget it would take most of what is left.
-                if cfg!(target_arch = "wasm32")
-                    || !self.field_semantics_common(kind, known, value, pos, host_checked)
-                {
-                    if let Err(e) = self.field_semantics(
-                        kind,
-                        KnownHeader::ALL[known as usize],
-                        value,
-                        pos,
-                        value_start,
-                        host_checked,
-                    ) {
-                        break Err(e);
-                    }
+                if let Err(e) = self.field_semantics(
+                    kind,
+                    KnownHeader::ALL[known as usize],
+                    &head[value_start..value_end],
+                    pos,
+                    value_start,
+                    host_checked,
+                ) {
+                    break Err(e);
                 }
             }
             lines += 1;
@@ -978,61 +1025,16 @@ impl<const N: usize> Head<N> {
         Ok((name_len, value_start, value_end))
     }
 
-    /// The common cases of [`field_semantics`](Self::field_semantics), inlined into the field
-    /// walk so that most heads make no call for what their values mean: the first Host line of
-    /// a request with its value checked, the first Content-Length line with a plain number and
-    /// no Transfer-Encoding before it, a Connection value of exactly `close` or `keep-alive`,
-    /// and a first Transfer-Encoding of exactly `chunked` in HTTP/1.1 with no Content-Length
-    /// before it. Each is applied as `field_semantics` applies it, and `true` returned; for
-    /// anything else `false`, with nothing changed, and `field_semantics` decides (every error
-    /// comes from there).
-    #[inline(always)]
-    fn field_semantics_common(
-        &mut self,
-        kind: HeadKind,
-        known: u8,
-        value: &[u8],
-        line: usize,
-        host_checked: bool,
-    ) -> bool {
-        const HOST: u8 = KnownHeader::Host as u8;
-        const CONTENT_LENGTH: u8 = KnownHeader::ContentLength as u8;
-        const CONNECTION: u8 = KnownHeader::Connection as u8;
-        const TRANSFER_ENCODING: u8 = KnownHeader::TransferEncoding as u8;
-        let flags = self.flags;
-        match known {
-            HOST if kind == HeadKind::Request && host_checked && flags & flag::HOST == 0 => {
-                self.flags = flags | flag::HOST;
-            }
-            CONTENT_LENGTH if flags & (flag::CONTENT_LENGTH | flag::TRANSFER_ENCODING) == 0 => {
-                // A plain number is the same length read as a list (duplicate_content_length).
-                let Ok(length) = syntax::content_length(value) else {
-                    return false;
-                };
-                self.content_length = length;
-                self.flags = flags | flag::CONTENT_LENGTH;
-            }
-            CONNECTION => match connection_option(value) {
-                0 => return false,
-                option => self.flags = flags | option,
-            },
-            TRANSFER_ENCODING
-                if flags & (flag::CONTENT_LENGTH | flag::TRANSFER_ENCODING) == 0
-                    && self.version == Version::Http11
-                    && CHUNKED.matches(value) =>
-            {
-                self.flags =
-                    flags | flag::TRANSFER_ENCODING | flag::CHUNKED_SEEN | flag::CHUNKED_LAST;
-                self.te_line = line as u16;
-            }
-            _ => return false,
-        }
-        true
-    }
-
     /// What Content-Length, Transfer-Encoding, Connection and Host mean for the message
     /// (RFC 9112 6.1, 6.3, 9.3; RFC 9110 7.6.1). Updates state only when the line is valid.
     /// `kind` is a value, not a type parameter: one copy serves requests and responses.
+    ///
+    /// The common values (a plain Content-Length, `chunked`, `close` or `keep-alive`, a Host
+    /// already checked from the masks) are decided here; lists, the Host grammar and the other
+    /// parsers are calls. So it is small enough to inline where the walk is compiled per backend
+    /// (x86_64), and most heads make no call for what their values mean; one copy elsewhere,
+    /// for the wasm module's size.
+    #[cfg_attr(target_arch = "x86_64", inline(always))]
     fn field_semantics(
         &mut self,
         kind: HeadKind,
@@ -1082,54 +1084,15 @@ impl<const N: usize> Head<N> {
                     self.te_line = line as u16;
                     return Ok(());
                 }
-                let mut flags = self.flags | flag::TRANSFER_ENCODING;
-                for (item, off) in ListItems::new(value) {
-                    let coding =
-                        syntax::transfer_coding(item).map_err(|(k, i)| at((k, off + i)))?;
-                    if coding.eq_ignore_ascii_case(b"chunked") {
-                        // chunked takes no parameters; peers disagree on `chunked;x=y`.
-                        if coding.len() != item.len() {
-                            return Err(at((
-                                ErrorKind::InvalidTransferEncoding,
-                                off + coding.len(),
-                            )));
-                        }
-                        if flags & flag::CHUNKED_SEEN != 0 {
-                            return Err(at((ErrorKind::ChunkedTwice, off)));
-                        }
-                        flags |= flag::CHUNKED_SEEN | flag::CHUNKED_LAST;
-                    } else {
-                        flags &= !flag::CHUNKED_LAST;
-                    }
-                }
-                self.flags = flags;
+                self.flags = transfer_codings(value, self.flags, value_pos)?;
                 self.te_line = line as u16;
             }
             KnownHeader::Connection => {
-                let option = connection_option;
                 // The commonest values whole: each is one token, the list's only item.
-                let common = option(value);
-                if common != 0 {
-                    self.flags |= common;
-                    return Ok(());
-                }
-                // The common case: one token (no comma, no whitespace), the list's only item;
-                // an empty value has none and a token is never empty.
-                if scan::token_len(value) == value.len() {
-                    if !value.is_empty() {
-                        self.flags |= option(value);
-                    }
-                    return Ok(());
-                }
-                let mut flags = self.flags;
-                for (item, off) in ListItems::new(value) {
-                    let len = scan::token_len(item);
-                    if len != item.len() {
-                        return Err(at((ErrorKind::InvalidConnection, off + len)));
-                    }
-                    flags |= option(item);
-                }
-                self.flags = flags;
+                self.flags |= match connection_option(value) {
+                    0 => connection_options(value, value_pos)?,
+                    common => common,
+                };
             }
             KnownHeader::Host if kind == HeadKind::Request => {
                 if self.flags & flag::HOST != 0 {

@@ -53,9 +53,7 @@ fn described(
     format!("{result:?} {fields:?} {facts:?} {index:?}")
 }
 
-/// The one-pass paths (the start line and the field walk over the block masks, and the
-/// common cases of what Host, Content-Length, Connection and Transfer-Encoding values mean)
-/// only say yes: whatever they accept, the general path accepts the same way, and they leave
+/// The one-pass paths (the start line and the field walk over the block masks) only say yes: whatever they accept, the general path accepts the same way, and they leave
 /// everything else to it. Every message below, and each with one byte changed at every
 /// position to each byte that matters to the grammar, must parse the same with them and
 /// without them (fast paths off, every line through the general path), in strict mode and
