@@ -146,7 +146,7 @@ pub(crate) const KNOWN_COUNT: usize = KnownHeader::ALL.len();
 const _: () = assert!(KNOWN_COUNT <= 64, "the presence bitmap is a u64");
 
 /// Perfect hash from a name to the one known header it can be: the name's first and last words
-/// (see `words`, which the compare that follows needs anyway), case-folded, combined with the
+/// (see `end_words`, which the compare that follows needs anyway), case-folded, combined with the
 /// length and multiplied, the top `TABLE_BITS` bits of the product being the slot. The
 /// multiplier was chosen so that no two known names share a slot (the table is built at compile
 /// time and the build fails if they do), so a lookup is one multiply, one table load and one
@@ -160,12 +160,12 @@ const FOLD: u64 = 0x2020_2020_2020_2020;
 /// unknown name.
 pub(crate) const NOT_KNOWN_ID: u8 = u8::MAX;
 
-/// The slot of a name of `len` bytes laid out as `words`. Setting 0x20 folds letters (and maps
+/// The slot of a name of `len` bytes whose [`end_words`] these are. Setting 0x20 folds letters (and maps
 /// some other bytes onto others, which only costs a compare that fails); it is cheaper than a
 /// real lowercase.
 #[inline(always)]
-const fn bucket(words: &[u64; 4], len: usize) -> usize {
-    let key = (words[0] | FOLD).wrapping_add((words[3] | FOLD).wrapping_mul(3)) ^ len as u64;
+const fn bucket([first, last]: [u64; 2], len: usize) -> usize {
+    let key = (first | FOLD).wrapping_add((last | FOLD).wrapping_mul(3)) ^ len as u64;
     (key.wrapping_mul(HASH_MULTIPLIER) >> (64 - TABLE_BITS)) as usize
 }
 
@@ -174,7 +174,7 @@ static TABLE: [u8; TABLE_SIZE] = {
     let mut i = 0;
     while i < KNOWN_COUNT {
         let name = KnownHeader::ALL[i].name().as_bytes();
-        let slot = bucket(&words(name), name.len());
+        let slot = bucket(end_words(name), name.len());
         assert!(table[slot] == NOT_KNOWN_ID, "two known names share a slot");
         table[slot] = i as u8;
         i += 1;
@@ -182,54 +182,77 @@ static TABLE: [u8; TABLE_SIZE] = {
     table
 };
 
+/// The loads [`words`] is made of. One unaligned load each (`first_chunk` is a bounds check and
+/// a load); `at + N <= len` holds at every call, so the fallback 0 is never taken.
+#[inline(always)]
+const fn load8(name: &[u8], at: usize) -> u64 {
+    match name.split_at(at).1.first_chunk::<8>() {
+        Some(bytes) => u64::from_le_bytes(*bytes),
+        None => 0,
+    }
+}
+
+/// See [`load8`].
+#[inline(always)]
+const fn load4(name: &[u8], at: usize) -> u64 {
+    match name.split_at(at).1.first_chunk::<4>() {
+        Some(bytes) => u32::from_le_bytes(*bytes) as u64,
+        None => 0,
+    }
+}
+
+/// See [`load8`].
+#[inline(always)]
+const fn load2(name: &[u8], at: usize) -> u64 {
+    match name.split_at(at).1.first_chunk::<2>() {
+        Some(bytes) => u16::from_le_bytes(*bytes) as u64,
+        None => 0,
+    }
+}
+
 /// A name of 1 to 32 bytes as up to four little-endian words, loaded the same way for the
 /// input and the known names so that they compare word by word: a name shorter than 8 bytes is
 /// one word from two overlapping loads, the other words 0; a longer one is the four words at
 /// `min(8k, len - 8)`: 0, 8, 16 and the 8 bytes that end it, overlapping.
 #[inline(always)]
 const fn words(name: &[u8]) -> [u64; 4] {
-    // One unaligned load each (first_chunk is a bounds check and a load); `at + N <= len` holds
-    // at every call below, so the fallback 0 is never taken.
-    #[inline(always)]
-    const fn load8(name: &[u8], at: usize) -> u64 {
-        match name.split_at(at).1.first_chunk::<8>() {
-            Some(bytes) => u64::from_le_bytes(*bytes),
-            None => 0,
-        }
-    }
-    #[inline(always)]
-    const fn load4(name: &[u8], at: usize) -> u64 {
-        match name.split_at(at).1.first_chunk::<4>() {
-            Some(bytes) => u32::from_le_bytes(*bytes) as u64,
-            None => 0,
-        }
-    }
-    #[inline(always)]
-    const fn load2(name: &[u8], at: usize) -> u64 {
-        match name.split_at(at).1.first_chunk::<2>() {
-            Some(bytes) => u16::from_le_bytes(*bytes) as u64,
-            None => 0,
-        }
-    }
+    let [first, last] = end_words(name);
+    let [second, third] = middle_words(name);
+    [first, second, third, last]
+}
+
+/// Words 0 and 3 of [`words`]: all that the hash reads, and all of a name of up to 16 bytes.
+#[inline(always)]
+const fn end_words(name: &[u8]) -> [u64; 2] {
     let len = name.len();
-    let mut w = [0u64; 4];
     if len >= 8 {
-        // Word k is at min(8k, len - 8): the words at 0, 8 and 16 and the 8 bytes that end the
-        // name, overlapping (all four are the same word for an 8-byte name). No branch on the
-        // length: every load lies inside the name.
-        let last = len - 8;
-        w[0] = load8(name, 0);
-        w[1] = load8(name, if last < 8 { last } else { 8 });
-        w[2] = load8(name, if last < 16 { last } else { 16 });
-        w[3] = load8(name, last);
+        // The first 8 bytes and the last 8, overlapping (the same word for an 8-byte name).
+        [load8(name, 0), load8(name, len - 8)]
     } else if len >= 4 {
-        w[0] = load4(name, 0) | load4(name, len - 4) << 32;
+        [load4(name, 0) | load4(name, len - 4) << 32, 0]
     } else if len >= 2 {
-        w[0] = load2(name, 0) | load2(name, len - 2) << 16;
+        [load2(name, 0) | load2(name, len - 2) << 16, 0]
     } else if len == 1 {
-        w[0] = name[0] as u64;
+        [name[0] as u64, 0]
+    } else {
+        [0, 0]
     }
-    w
+}
+
+/// Words 1 and 2 of [`words`], which only a name longer than 16 bytes needs compared: a lookup
+/// loads them after the length matched, not for every name.
+#[inline(always)]
+const fn middle_words(name: &[u8]) -> [u64; 2] {
+    let len = name.len();
+    if len < 8 {
+        return [0, 0];
+    }
+    // Word k is at min(8k, len - 8). No branch on the length: every load lies inside the name.
+    let last = len - 8;
+    [
+        load8(name, if last < 8 { last } else { 8 }),
+        load8(name, if last < 16 { last } else { 16 }),
+    ]
 }
 
 /// A lowercase name as words, with the bits to set in an input's words to fold its case: 0x20 in
@@ -269,19 +292,20 @@ impl Folded {
     /// out so that the middle ones repeat them).
     #[inline(always)]
     pub(crate) fn matches(&self, input: &[u8]) -> bool {
-        self.matches_words(input.len(), &words(input))
+        self.matches_ends(input, end_words(input))
     }
 
-    /// [`matches`](Self::matches) for an input of `len` bytes already laid out as `words`.
+    /// [`matches`](Self::matches) for an input whose [`end_words`] are already loaded.
     #[inline(always)]
-    fn matches_words(&self, len: usize, input: &[u64; 4]) -> bool {
-        if len != self.len {
+    fn matches_ends(&self, input: &[u8], [first, last]: [u64; 2]) -> bool {
+        if input.len() != self.len {
             return false;
         }
-        let differ = |k: usize| (input[k] | self.fold[k]) ^ self.words[k];
-        let mut differ_any = differ(0) | differ(3);
-        if len > 16 {
-            differ_any |= differ(1) | differ(2);
+        let differ = |input: u64, k: usize| (input | self.fold[k]) ^ self.words[k];
+        let mut differ_any = differ(first, 0) | differ(last, 3);
+        if input.len() > 16 {
+            let [second, third] = middle_words(input);
+            differ_any |= differ(second, 1) | differ(third, 2);
         }
         differ_any == 0
     }
@@ -317,10 +341,10 @@ impl KnownHeader {
     #[cfg_attr(target_arch = "x86_64", inline(always))]
     #[cfg_attr(not(target_arch = "x86_64"), inline)]
     pub(crate) fn id_of_name(name: &[u8]) -> u8 {
-        let (len, input) = (name.len(), words(name));
-        let candidate = TABLE[bucket(&input, len)];
+        let ends = end_words(name);
+        let candidate = TABLE[bucket(ends, name.len())];
         match FOLDED.get(candidate as usize) {
-            Some(known) if known.matches_words(len, &input) => candidate,
+            Some(known) if known.matches_ends(name, ends) => candidate,
             _ => NOT_KNOWN_ID,
         }
     }
