@@ -803,7 +803,7 @@ impl<const N: usize> Head<N> {
         &mut self,
         kind: HeadKind,
         buf: &[u8],
-        blocks: &mut FieldBlocks<'_, E>,
+        shared: &mut FieldBlocks<'_, E>,
     ) -> Result<bool, Error> {
         let mut pos = self.line_start as usize;
         if !self.first_or_complete_attempt(buf) {
@@ -812,6 +812,9 @@ impl<const N: usize> Head<N> {
         // The bytes the head may occupy: a line is accepted only if its LF is among them.
         let head = &buf[..buf.len().min(self.limit_end as usize)];
         let (mut lines, mut stored) = (self.lines, self.stored as usize);
+        // The cursor in a local, written back at the exit: where this function is a call (the
+        // wasm module), its cached block then lives in locals rather than behind a pointer.
+        let mut blocks = *shared;
         // How far the first line not accepted is known to hold no CR, LF or NUL.
         let mut clean_to = pos;
         let outcome = loop {
@@ -880,6 +883,7 @@ impl<const N: usize> Head<N> {
             pos = cr + 2;
             clean_to = pos;
         };
+        *shared = blocks;
         self.lines = lines;
         self.stored = stored as u16;
         self.line_start = pos as u32;
