@@ -835,15 +835,15 @@ impl<const N: usize> Head<N> {
                 clean_to = cr;
                 break Ok(false);
             }
-            // More whitespace around the value than the one SP after the colon is rare.
-            let value = &head[value_start..cr];
-            let (value_start, value_end) = match value {
-                [first, ..] if is_ws(*first) => {
-                    let lead = value.iter().take_while(|&&b| is_ws(b)).count();
-                    (value_start + lead, cr - trailing_ws(&value[lead..]))
-                }
-                [.., last] if is_ws(*last) => (value_start, cr - trailing_ws(value)),
-                _ => (value_start, cr),
+            // More whitespace around the value than the one SP after the colon is rare. The only
+            // field-value bytes at or below SP are SP and HTAB, and an empty value starts at the
+            // CR: a value whose two ends are above SP has nothing to trim.
+            let (value_start, value_end) = if head[value_start] > b' ' && head[cr - 1] > b' ' {
+                (value_start, cr)
+            } else {
+                let value = &head[value_start..cr];
+                let lead = value.iter().take_while(|&&b| is_ws(b)).count();
+                (value_start + lead, cr - trailing_ws(&value[lead..]))
             };
             let known = KnownHeader::id_of_name(&head[pos..colon]);
             if known <= LAST_WITH_SEMANTICS as u8 && kind != HeadKind::Trailers {
