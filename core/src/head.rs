@@ -8,7 +8,7 @@
 //! leaves the state as it was and a repeated call fails the same way.
 
 use crate::error::{Error, ErrorKind};
-use crate::known::{Folded, KnownHeader, KNOWN_COUNT};
+use crate::known::{Folded, KnownHeader};
 use crate::limits::{Leniency, Limits};
 use crate::scan::blocks::{self, FieldBlocks};
 use crate::scan::{self, class::is_ws, ByteClass, Engine, WithEngine};
@@ -63,6 +63,10 @@ pub struct Field {
 }
 
 const NOT_KNOWN: u8 = crate::known::NOT_KNOWN_ID;
+const _: () = assert!(
+    NOT_KNOWN as usize & 63 == 63 && crate::known::KNOWN_COUNT <= 63,
+    "bit 63 of the presence bitmap is the unknown names', no known header's"
+);
 
 impl Field {
     const EMPTY: Field = Field {
@@ -381,12 +385,16 @@ const SPAN_LIMIT: usize = 1 << 16;
 pub(crate) struct Head<const N: usize> {
     fields: [Field; N],
     /// For each known header present, the index of its first field. Valid where `present` has
-    /// its bit set; `reset` clears only `present`.
-    index: [u8; KNOWN_COUNT],
+    /// its bit set; `reset` clears only `present`. One entry per bit of `present`, so that the
+    /// field walk indexes it with no bounds check.
+    index: [u8; 64],
     /// For each known header present, the value of its first field (the same as
     /// `fields[index[k]].value`), so that `get` is one load. Valid where `present` has its bit
-    /// set.
-    values: [Span; KNOWN_COUNT],
+    /// set. One entry per bit of `present`, as `index`.
+    values: [Span; 64],
+    /// Bit `k` set: known header `k` is present. Bit 63 is no header's: the unknown names set
+    /// it (`NOT_KNOWN` masked to 6 bits), so that storing a field needs no test of its kind, and
+    /// `known_bitmap` leaves it out.
     present: u64,
     content_length: u64,
     /// INVARIANT: every line before `line_start` has been checked and committed.
@@ -440,8 +448,8 @@ impl<const N: usize> Head<N> {
         const { assert!(N <= 255, "at most 255 field slots") };
         Head {
             fields: [Field::EMPTY; N],
-            index: [0; KNOWN_COUNT],
-            values: [Span::EMPTY; KNOWN_COUNT],
+            index: [0; 64],
+            values: [Span::EMPTY; 64],
             present: 0,
             content_length: 0,
             line_start: 0,
@@ -903,8 +911,10 @@ impl<const N: usize> Head<N> {
     fn store_in_slot(&mut self, slot: usize, field: Field, pos: usize) {
         if let Some(entry) = self.fields.get_mut(slot) {
             *entry = field;
-            let known = field.known as usize;
-            if known < KNOWN_COUNT && self.present & (1 << known) == 0 {
+            // An unknown name's `NOT_KNOWN` masks to bit 63, no header's: the first such field
+            // sets it and the others find it set, with no test of the field's kind.
+            let known = field.known as usize & 63;
+            if self.present & (1 << known) == 0 {
                 self.present |= 1 << known;
                 self.index[known] = slot as u8;
                 self.values[known] = field.value;
@@ -1215,7 +1225,7 @@ impl<const N: usize> Head<N> {
     }
 
     pub(crate) fn known_bitmap(&self) -> u64 {
-        self.present
+        self.present & !(1 << 63)
     }
 
     pub(crate) fn known_index(&self, known: KnownHeader) -> Option<usize> {
