@@ -832,11 +832,13 @@ impl<const N: usize> Head<N> {
             }
             // Token bytes are not CR, LF or NUL.
             clean_to = colon;
-            if head.get(colon) != Some(&b':') || lines >= self.max_lines {
-                break Ok(false);
-            }
-            let after_colon = colon + 1;
-            let value_start = after_colon + usize::from(head.get(after_colon) == Some(&b' '));
+            // The colon and the byte after it, which a complete line has (its CR at the least).
+            let value_start = match head.get(colon..colon + 2) {
+                Some(&[b':', next]) if lines < self.max_lines => {
+                    colon + 1 + usize::from(next == b' ')
+                }
+                _ => break Ok(false),
+            };
             let cr = blocks.next_not_value(value_start);
             if head.get(cr..cr + 2) != Some(b"\r\n") {
                 // Neither the colon nor value bytes are CR, LF or NUL.
