@@ -41,19 +41,6 @@ pub(crate) trait Kernels {
 pub(crate) mod blocks;
 
 /// One byte class of the grammar, as the single-class classifier and the run kernels take it.
-// Only the SIMD backends name every class; a build without one (wasm32 without SIMD128, Miri,
-// `httpspan_force_scalar`) asks the scalar classifier for the Target and RegName classes alone.
-#[cfg_attr(
-    not(all(
-        not(any(miri, httpspan_force_scalar)),
-        any(
-            target_arch = "x86_64",
-            all(target_arch = "aarch64", target_feature = "neon"),
-            all(target_arch = "wasm32", target_feature = "simd128")
-        )
-    )),
-    allow(dead_code)
-)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ByteClass {
     /// `tchar` (RFC 9110 5.6.2).

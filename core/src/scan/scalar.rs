@@ -1,6 +1,6 @@
 //! The scalar backend: the reference every other backend must agree with.
 
-use super::class::{CLASS, LINE_SPECIAL, TARGET, TOKEN, VALUE};
+use super::class::CLASS;
 use super::{ByteClass, Kernels};
 
 /// Table-driven kernels, one byte at a time.
@@ -32,39 +32,46 @@ impl Scalar {
     }
 }
 
-/// Length of the leading run of bytes that have `flag`, or (with `want = false`) that lack it.
+/// Length of the leading run of `bytes` inside `class`.
 #[inline(always)]
-fn run(bytes: &[u8], flag: u8, want: bool) -> usize {
+fn run(bytes: &[u8], class: ByteClass) -> usize {
+    let (flag, present) = (class.flag(), class.present());
     bytes
         .iter()
-        .position(|&b| (CLASS[b as usize] & flag != 0) != want)
+        .position(|&b| (CLASS[b as usize] & flag != 0) != present)
         .unwrap_or(bytes.len())
 }
 
 impl Kernels for Scalar {
     #[inline]
     fn line_special(bytes: &[u8]) -> usize {
-        run(bytes, LINE_SPECIAL, false)
+        run(bytes, ByteClass::NotLineSpecial)
     }
 
     #[inline]
     fn token_len(bytes: &[u8]) -> usize {
-        run(bytes, TOKEN, true)
+        run(bytes, ByteClass::Token)
     }
 
     #[inline]
     fn target_len(bytes: &[u8]) -> usize {
-        run(bytes, TARGET, true)
+        run(bytes, ByteClass::Target)
     }
 
     #[inline]
     fn field_value_len(bytes: &[u8]) -> usize {
-        run(bytes, VALUE, true)
+        run(bytes, ByteClass::Value)
     }
 
     #[inline]
     fn classify_fields(bytes: &[u8], at: usize) -> [u64; 2] {
-        Scalar::classify(bytes, at, [TOKEN, VALUE], [true; 2])
+        let classes = [ByteClass::Token, ByteClass::Value];
+        Scalar::classify(
+            bytes,
+            at,
+            classes.map(ByteClass::flag),
+            classes.map(ByteClass::present),
+        )
     }
 
     #[inline]
