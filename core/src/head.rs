@@ -352,15 +352,6 @@ fn transfer_codings(value: &[u8], flags: u16, value_pos: usize) -> Result<u16, E
 /// `keep-alive` is rare.
 #[inline(never)]
 fn connection_options(value: &[u8], value_pos: usize) -> Result<u16, Error> {
-    // The common case: one token (no comma, no whitespace), the list's only item; an empty
-    // value has none and a token is never empty.
-    if scan::token_len(value) == value.len() {
-        return Ok(if value.is_empty() {
-            0
-        } else {
-            connection_option(value)
-        });
-    }
     let mut flags = 0;
     for (item, off) in ListItems::new(value) {
         let len = scan::token_len(item);
