@@ -63,9 +63,16 @@ pub struct Field {
 }
 
 const NOT_KNOWN: u8 = crate::known::NOT_KNOWN_ID;
+
+/// The bits of the presence bitmap, and the entries of the index and first-value arrays: one
+/// for each bit.
+const SLOTS: usize = u64::BITS as usize;
+/// The presence bit of the unknown names, `NOT_KNOWN` taken modulo `SLOTS`: no known header's,
+/// so that storing a field needs no test of its kind (see `Head::store_in_slot`).
+const UNKNOWN_SLOT: usize = NOT_KNOWN as usize % SLOTS;
 const _: () = assert!(
-    NOT_KNOWN as usize & 63 == 63 && crate::known::KNOWN_COUNT <= 63,
-    "bit 63 of the presence bitmap is the unknown names', no known header's"
+    crate::known::KNOWN_COUNT <= UNKNOWN_SLOT,
+    "the unknown names' presence bit is no known header's"
 );
 
 impl Field {
@@ -378,14 +385,14 @@ pub(crate) struct Head<const N: usize> {
     /// For each known header present, the index of its first field. Valid where `present` has
     /// its bit set; `reset` clears only `present`. One entry per bit of `present`, so that the
     /// field walk indexes it with no bounds check.
-    index: [u8; 64],
+    index: [u8; SLOTS],
     /// For each known header present, the value of its first field (the same as
     /// `fields[index[k]].value`), so that `get` is one load. Valid where `present` has its bit
     /// set. One entry per bit of `present`, as `index`.
-    values: [Span; 64],
-    /// Bit `k` set: known header `k` is present. Bit 63 is no header's: the unknown names set
-    /// it (`NOT_KNOWN` masked to 6 bits), so that storing a field needs no test of its kind, and
-    /// `known_bitmap` leaves it out.
+    values: [Span; SLOTS],
+    /// Bit `k` set: known header `k` is present. Bit `UNKNOWN_SLOT` is no header's: the unknown
+    /// names set it, so that storing a field needs no test of its kind, and `known_bitmap` leaves
+    /// it out.
     present: u64,
     content_length: u64,
     /// INVARIANT: every line before `line_start` has been checked and committed.
@@ -439,8 +446,8 @@ impl<const N: usize> Head<N> {
         const { assert!(N <= 255, "at most 255 field slots") };
         Head {
             fields: [Field::EMPTY; N],
-            index: [0; 64],
-            values: [Span::EMPTY; 64],
+            index: [0; SLOTS],
+            values: [Span::EMPTY; SLOTS],
             present: 0,
             content_length: 0,
             line_start: 0,
@@ -904,9 +911,9 @@ impl<const N: usize> Head<N> {
     fn store_in_slot(&mut self, slot: usize, field: Field, pos: usize) {
         if let Some(entry) = self.fields.get_mut(slot) {
             *entry = field;
-            // An unknown name's `NOT_KNOWN` masks to bit 63, no header's: the first such field
-            // sets it and the others find it set, with no test of the field's kind.
-            let known = field.known as usize & 63;
+            // An unknown name's `NOT_KNOWN` becomes `UNKNOWN_SLOT`, no header's: the first such
+            // field sets its bit and the others find it set, with no test of the field's kind.
+            let known = field.known as usize % SLOTS;
             if self.present & (1 << known) == 0 {
                 self.present |= 1 << known;
                 self.index[known] = slot as u8;
@@ -1218,7 +1225,7 @@ impl<const N: usize> Head<N> {
     }
 
     pub(crate) fn known_bitmap(&self) -> u64 {
-        self.present & !(1 << 63)
+        self.present & !(1 << UNKNOWN_SLOT)
     }
 
     pub(crate) fn known_index(&self, known: KnownHeader) -> Option<usize> {
