@@ -354,8 +354,8 @@ struct SizeLine {
 }
 
 /// The plain chunk-size line at the start of `rest`, 1 to 6 digits and CRLF, read from its first
-/// 8 bytes (of a longer input): no length check per byte, each digit's value computed (not
-/// loaded from a table, which would put a load on the path from one chunk's end to the next),
+/// 8 bytes (of a longer input): no length check per byte, each digit's value from `hex_value`,
+/// as in the states (compares, no table load on the path from one chunk's end to the next),
 /// and the CRLF compared as one 16-bit word. `None` for anything else (more digits,
 /// extensions, a line cut short, a bare LF, an error), which the byte-at-a-time states then
 /// decide: the chunk-size and chunk-ext grammar lives there only.
@@ -364,11 +364,10 @@ fn plain_size_line(rest: &[u8]) -> Option<SizeLine> {
     let word = rest.first_chunk::<8>()?;
     let (mut size, mut digits) = (0u64, 0usize);
     while digits < 6 {
-        let b = word[digits];
-        if !is(b, class::HEX) {
+        let Some(value) = hex_value(word[digits]) else {
             break;
-        }
-        size = size << 4 | u64::from(hex_digit_value(b));
+        };
+        size = size << 4 | u64::from(value);
         digits += 1;
     }
     let after = u16::from_le_bytes([word[digits], word[digits + 1]]);
@@ -380,13 +379,6 @@ fn plain_size_line(rest: &[u8]) -> Option<SizeLine> {
         digits: digits as u8,
         len: digits + 2,
     })
-}
-
-/// The value of `b`, a hex digit, computed rather than looked up: `'0'..='9'` have bit 6
-/// clear, `'A'..='F'` and `'a'..='f'` have it set and 1 to 6 in the low nibble.
-#[inline(always)]
-const fn hex_digit_value(b: u8) -> u8 {
-    (b & 0x0f) + 9 * (b >> 6)
 }
 
 #[inline]
