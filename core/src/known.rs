@@ -149,10 +149,9 @@ const _: () = assert!(KNOWN_COUNT <= 64, "the presence bitmap is a u64");
 /// `end_words`; the compare that follows needs it anyway), case-folded, combined with the length
 /// and multiplied, the top `TABLE_BITS` bits of the product being the slot. No two known names
 /// of one length end in the same 8 bytes, so the last word is enough, and the first costs
-/// nothing to leave out. The
-/// multiplier was chosen so that no two known names share a slot (the table is built at compile
-/// time and the build fails if they do), so a lookup is one multiply, one table load and one
-/// comparison, with no probing.
+/// nothing to leave out. The multiplier was chosen so that no two known names share a slot (the
+/// table is built at compile time and the build fails if they do), so a lookup is one multiply,
+/// one table load and one comparison, with no probing.
 const TABLE_BITS: u32 = 8;
 const TABLE_SIZE: usize = 1 << TABLE_BITS;
 const HASH_MULTIPLIER: u64 = 0x0ff5_951c_9ed9_9f35;
