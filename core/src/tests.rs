@@ -54,12 +54,13 @@ fn described(
     format!("{result:?} {fields:?} {facts:?} {index:?}")
 }
 
-/// The one-pass paths (the start line and the field walk over the block masks) only say yes: whatever they accept, the general path accepts the same way, and they leave
-/// everything else to it. Every message below, and each with one byte changed at every
+/// The one-pass paths (the start line and the field walk over the block masks) only say yes:
+/// whatever they accept, the general path accepts the same way, and they leave everything else
+/// to it. Every message below, and each with one byte changed at every
 /// position to each byte that matters to the grammar, must parse the same with them and
 /// without them (fast paths off, every line through the general path), in strict mode and
 /// with every leniency: the same status or error (kind and offset), fields, known-header
-/// index and framing.
+/// bitmap and index, and framing.
 #[test]
 fn one_pass_paths_agree_with_the_general_path() {
     use crate::head::one_pass;
@@ -99,6 +100,7 @@ fn one_pass_paths_agree_with_the_general_path() {
                 req.content_length(),
                 req.is_chunked(),
                 req.keep_alive(),
+                req.known_bitmap(),
             );
             described(&result, req.fields(), facts, |k| req.get(k))
         };
@@ -111,7 +113,12 @@ fn one_pass_paths_agree_with_the_general_path() {
                 res.version(),
                 res.content_length(),
             );
-            let facts = (facts, res.is_chunked(), res.keep_alive());
+            let facts = (
+                facts,
+                res.is_chunked(),
+                res.keep_alive(),
+                res.known_bitmap(),
+            );
             described(&result, res.fields(), facts, |k| res.get(k))
         };
         let mut check = |parse: &dyn Fn(&[u8]) -> std::string::String, buf: &[u8]| {
