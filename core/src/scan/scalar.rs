@@ -32,10 +32,19 @@ impl Scalar {
     }
 }
 
-/// Length of the leading run of `bytes` inside `class`.
+/// Length of the leading run of `bytes` inside the [`ByteClass`] `$class`. A macro, so that the
+/// class's flag and presence are constants (`const` blocks) wherever the kernel is compiled:
+/// passed as a value, the class was not folded in the wasm module, which grew by 170 bytes.
+macro_rules! run {
+    ($bytes:expr, $class:expr) => {
+        run_with($bytes, const { $class.flag() }, const { $class.present() })
+    };
+}
+
+/// Length of the leading run of `bytes` whose bytes have `flag` (or, with `present` false, lack
+/// it).
 #[inline(always)]
-fn run(bytes: &[u8], class: ByteClass) -> usize {
-    let (flag, present) = (class.flag(), class.present());
+fn run_with(bytes: &[u8], flag: u8, present: bool) -> usize {
     bytes
         .iter()
         .position(|&b| (CLASS[b as usize] & flag != 0) != present)
@@ -45,33 +54,29 @@ fn run(bytes: &[u8], class: ByteClass) -> usize {
 impl Kernels for Scalar {
     #[inline]
     fn line_special(bytes: &[u8]) -> usize {
-        run(bytes, ByteClass::NotLineSpecial)
+        run!(bytes, ByteClass::NotLineSpecial)
     }
 
     #[inline]
     fn token_len(bytes: &[u8]) -> usize {
-        run(bytes, ByteClass::Token)
+        run!(bytes, ByteClass::Token)
     }
 
     #[inline]
     fn target_len(bytes: &[u8]) -> usize {
-        run(bytes, ByteClass::Target)
+        run!(bytes, ByteClass::Target)
     }
 
     #[inline]
     fn field_value_len(bytes: &[u8]) -> usize {
-        run(bytes, ByteClass::Value)
+        run!(bytes, ByteClass::Value)
     }
 
     #[inline]
     fn classify_fields(bytes: &[u8], at: usize) -> [u64; 2] {
-        let classes = [ByteClass::Token, ByteClass::Value];
-        Scalar::classify(
-            bytes,
-            at,
-            classes.map(ByteClass::flag),
-            classes.map(ByteClass::present),
-        )
+        const FLAGS: [u8; 2] = [ByteClass::Token.flag(), ByteClass::Value.flag()];
+        const PRESENT: [bool; 2] = [ByteClass::Token.present(), ByteClass::Value.present()];
+        Scalar::classify(bytes, at, FLAGS, PRESENT)
     }
 
     #[inline]
