@@ -323,12 +323,24 @@ pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
             // SAFETY: as above.
             return unsafe { x86_64::sse42::run(task) };
         }
-        if id == Kind::Scalar as u8 {
-            return task.run(super::ScalarEngine);
-        }
+        other_engines(task, id)
     }
-    // Before the first choice, or where the backend is fixed at compile time: one instantiation
-    // (the wasm module's size counts), which looks the backend up per kernel call.
+    // Where the backend is fixed at compile time: one instantiation (the wasm module's size
+    // counts), which looks the backend up per kernel call.
+    #[cfg(not(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar)))))]
+    task.run(super::Selected)
+}
+
+/// [`with_engine`] on x86_64 with the scalar backend, or before the first choice (which looks
+/// the backend up per kernel call). Out of line: inlined, the scalar engine's walk made the
+/// dispatch, which every parse runs, save and restore six registers around the SIMD engine's
+/// call (about 20 instructions a parse).
+#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+#[inline(never)]
+fn other_engines<T: WithEngine>(task: T, id: u8) -> T::Output {
+    if id == Kind::Scalar as u8 {
+        return task.run(super::ScalarEngine);
+    }
     task.run(super::Selected)
 }
 
