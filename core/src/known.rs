@@ -150,11 +150,11 @@ const _: () = assert!(KNOWN_COUNT <= 64, "the presence bitmap is a u64");
 /// and multiplied, the top `TABLE_BITS` bits of the product being the slot. No two known names
 /// of one length end in the same 8 bytes, so the last word is enough, and the first costs
 /// nothing to leave out. The multiplier was chosen so that no two known names share a slot (the
-/// table is built at compile time and the build fails if they do), so a lookup is one multiply,
-/// one table load and one comparison, with no probing.
-const TABLE_BITS: u32 = 8;
+/// table is built at compile time and the build fails if they do), so a lookup is one multiply
+/// and one slot of the table read and compared, with no probing.
+const TABLE_BITS: u32 = 7;
 const TABLE_SIZE: usize = 1 << TABLE_BITS;
-const HASH_MULTIPLIER: u64 = 0x0ff5_951c_9ed9_9f35;
+const HASH_MULTIPLIER: u64 = 0xba36_0c46_ae43_26af;
 /// 0x20 in every byte: set, it folds letters to lowercase.
 const FOLD: u64 = 0x2020_2020_2020_2020;
 /// In the table: no known name hashes here. Also what [`KnownHeader::id_of_name`] returns for an
@@ -170,14 +170,59 @@ const fn bucket(last: u64, len: usize) -> usize {
     (key.wrapping_mul(HASH_MULTIPLIER) >> (64 - TABLE_BITS)) as usize
 }
 
-static TABLE: [u8; TABLE_SIZE] = {
-    let mut table = [NOT_KNOWN_ID; TABLE_SIZE];
+/// One slot of the lookup table: the known name that hashes here, laid out so that a lookup
+/// reads one slot (no second table indexed by `id`). A name of up to 16 bytes is all in its two
+/// end words; a longer one also compares its middle words, from [`FOLDED`].
+///
+/// The words have 0x20 set in every byte, as the input's get before the compare. Known names
+/// are lowercase letters, digits and `-`, which have the bit already, so this folds an input
+/// exactly when it is a `tchar` name: the only `tchar`s without the bit are `A`..`Z` (which it
+/// lowercases), `^` (which becomes `~`) and `_` (which becomes DEL), and no known name has `~`
+/// or DEL. Other bytes can fold onto a known name's (CR onto `-`), so the lookup is for tokens.
+struct Slot {
+    /// The name's first and last word (see [`end_words`]), with 0x20 set in every byte.
+    first: u64,
+    last: u64,
+    /// The name's length. 0 in an empty slot, whose words are [`FOLD`]: only an empty name can
+    /// match it, and finds `id` [`NOT_KNOWN_ID`] there.
+    len: u8,
+    /// The known header's index in [`KnownHeader::ALL`], or [`NOT_KNOWN_ID`].
+    id: u8,
+}
+
+const EMPTY_SLOT: Slot = Slot {
+    first: FOLD,
+    last: FOLD,
+    len: 0,
+    id: NOT_KNOWN_ID,
+};
+
+static TABLE: [Slot; TABLE_SIZE] = {
+    let mut table = [EMPTY_SLOT; TABLE_SIZE];
     let mut i = 0;
     while i < KNOWN_COUNT {
         let name = KnownHeader::ALL[i].name().as_bytes();
         let slot = bucket(end_words(name)[1], name.len());
-        assert!(table[slot] == NOT_KNOWN_ID, "two known names share a slot");
-        table[slot] = i as u8;
+        assert!(
+            table[slot].id == NOT_KNOWN_ID,
+            "two known names share a slot"
+        );
+        let [first, last] = end_words(name);
+        let mut j = 0;
+        while j < name.len() {
+            let byte = name[j];
+            assert!(
+                byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'-',
+                "a known name folds exactly with 0x20 set in every byte"
+            );
+            j += 1;
+        }
+        table[slot] = Slot {
+            first: first | FOLD,
+            last: last | FOLD,
+            len: name.len() as u8,
+            id: i as u8,
+        };
         i += 1;
     }
     table
@@ -310,10 +355,16 @@ impl Folded {
         let differ = |input: u64, k: usize| (input | self.fold[k]) ^ self.words[k];
         let mut differ_any = differ(first, 0) | differ(last, 3);
         if input.len() > 16 {
-            let [second, third] = middle_words(input);
-            differ_any |= differ(second, 1) | differ(third, 2);
+            differ_any |= self.middle_differ(input);
         }
         differ_any == 0
+    }
+
+    /// Non-zero if the middle words of `input`, of this name's length, differ from this name's.
+    #[inline(always)]
+    fn middle_differ(&self, input: &[u8]) -> u64 {
+        let [second, third] = middle_words(input);
+        ((second | self.fold[1]) ^ self.words[1]) | ((third | self.fold[2]) ^ self.words[2])
     }
 }
 
@@ -337,21 +388,39 @@ impl KnownHeader {
     /// ```
     #[inline]
     pub fn from_name(name: &[u8]) -> Option<KnownHeader> {
+        // Every known name is a token, and so is every name that equals one but for case.
+        if !crate::validate::is_token(name) {
+            return None;
+        }
         KnownHeader::ALL
             .get(Self::id_of_name(name) as usize)
             .copied()
     }
 
     /// The index in [`KnownHeader::ALL`] of the known header with this name, compared
-    /// case-insensitively, or [`NOT_KNOWN_ID`].
+    /// case-insensitively, or [`NOT_KNOWN_ID`]. `name` is a token (a field name the parser
+    /// checked, or one [`from_name`](Self::from_name) did): other bytes can fold onto a known
+    /// name's (see [`Slot`]).
     #[cfg_attr(target_arch = "x86_64", inline(always))]
     #[cfg_attr(not(target_arch = "x86_64"), inline)]
     pub(crate) fn id_of_name(name: &[u8]) -> u8 {
-        let ends = end_words(name);
-        let candidate = TABLE[bucket(ends[1], name.len())];
-        match FOLDED.get(candidate as usize) {
-            Some(known) if known.matches_ends(name, ends) => candidate,
-            _ => NOT_KNOWN_ID,
+        let len = name.len();
+        let [first, last] = end_words(name);
+        let slot = &TABLE[bucket(last, len)];
+        let mut differ = ((first | FOLD) ^ slot.first)
+            | ((last | FOLD) ^ slot.last)
+            | (slot.len as usize ^ len) as u64;
+        if len > 16 {
+            // An empty slot's `id` has no entry: its length (0) differs anyway.
+            differ |= match FOLDED.get(slot.id as usize) {
+                Some(known) => known.middle_differ(name),
+                None => 1,
+            };
+        }
+        if differ == 0 {
+            slot.id
+        } else {
+            NOT_KNOWN_ID
         }
     }
 
