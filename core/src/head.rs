@@ -425,6 +425,21 @@ impl<const N: usize, S: StartLine> WithEngine for ParseTask<'_, N, S> {
     fn run<E: Engine>(self, engine: E) -> Self::Output {
         self.head.parse_with(self.buf, self.start, engine)
     }
+
+    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+    #[inline(always)]
+    fn small_input(&self) -> bool {
+        self.buf.len() < scan::BLOCK
+    }
+
+    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+    #[inline(always)]
+    fn run_small<E: Engine>(self, engine: E) -> Self::Output {
+        debug_assert!(self.small_input());
+        // A no-op for the input `small_input` accepted; it tells the compiler the length's bound.
+        let buf = &self.buf[..self.buf.len().min(scan::BLOCK - 1)];
+        self.head.parse_with(buf, self.start, engine)
+    }
 }
 
 /// The byte limit of a head or trailer section.

@@ -201,7 +201,23 @@ pub(crate) trait WithEngine {
     /// Does the work. Implementations should be `#[inline(always)]`, so that they compile into
     /// each backend's `#[target_feature]` entry point with its kernels.
     fn run<E: Engine>(self, engine: E) -> Self::Output;
+
+    /// Whether the work's input is shorter than one block (under [`BLOCK`] bytes): such work
+    /// runs through [`run_small`](Self::run_small), in an entry point of its own, where the
+    /// backend is chosen at run time (x86_64).
+    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+    fn small_input(&self) -> bool;
+
+    /// [`run`](Self::run) for work whose input [`small_input`](Self::small_input) found short.
+    /// Implementations should be `#[inline(always)]` and tell the compiler that the input is
+    /// short, so that this copy drops the whole-block code.
+    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+    fn run_small<E: Engine>(self, engine: E) -> Self::Output;
 }
+
+/// The bytes of one block of stage 1: an input shorter than this is classified at once.
+#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+pub(crate) const BLOCK: usize = 64;
 
 /// Runs `task` with the engine of the backend in use. See [`arch::with_engine`].
 #[inline(always)]

@@ -444,6 +444,18 @@ macro_rules! engine {
         pub(crate) unsafe fn run<T: $crate::scan::WithEngine>(task: T) -> T::Output {
             task.run(Engine(()))
         }
+
+        /// Runs `task`, whose input is under one block, with this backend's engine, compiled
+        /// for its feature: a copy of the head engine of its own, which the bound on the
+        /// input's length frees of the whole-block code, and whose registers are allocated for
+        /// a head that fits in one block.
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target feature.
+        #[target_feature(enable = $feature)]
+        pub(crate) unsafe fn run_small<T: $crate::scan::WithEngine>(task: T) -> T::Output {
+            task.run_small(Engine(()))
+        }
     };
 }
 #[cfg(target_arch = "x86_64")]
