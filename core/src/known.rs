@@ -172,7 +172,7 @@ const fn bucket(last: u64, len: usize) -> usize {
 
 /// One slot of the lookup table: the known name that hashes here, laid out so that a lookup
 /// reads one slot (no second table indexed by `id`). A name of up to 16 bytes is all in its two
-/// end words; a longer one also compares its middle words, from [`FOLDED`].
+/// end words; a longer one also compares its middle words, from [`MIDDLE`].
 ///
 /// The words have 0x20 set in every byte, as the input's get before the compare. Known names
 /// are lowercase letters, digits and `-`, which have the bit already, so this folds an input
@@ -343,39 +343,31 @@ impl Folded {
     /// out so that the middle ones repeat them).
     #[inline(always)]
     pub(crate) fn matches(&self, input: &[u8]) -> bool {
-        self.matches_ends(input, end_words(input))
-    }
-
-    /// [`matches`](Self::matches) for an input whose [`end_words`] are already loaded.
-    #[inline(always)]
-    fn matches_ends(&self, input: &[u8], [first, last]: [u64; 2]) -> bool {
         if input.len() != self.len {
             return false;
         }
+        let [first, last] = end_words(input);
         let differ = |input: u64, k: usize| (input | self.fold[k]) ^ self.words[k];
         let mut differ_any = differ(first, 0) | differ(last, 3);
         if input.len() > 16 {
-            differ_any |= self.middle_differ(input);
+            let [second, third] = middle_words(input);
+            differ_any |= differ(second, 1) | differ(third, 2);
         }
         differ_any == 0
     }
-
-    /// Non-zero if the middle words of `input`, of this name's length, differ from this name's.
-    #[inline(always)]
-    fn middle_differ(&self, input: &[u8]) -> u64 {
-        let [second, third] = middle_words(input);
-        ((second | self.fold[1]) ^ self.words[1]) | ((third | self.fold[2]) ^ self.words[2])
-    }
 }
 
-const FOLDED: [Folded; KNOWN_COUNT] = {
-    let mut folded = [const { Folded::of(b"") }; KNOWN_COUNT];
+/// The middle words (see [`middle_words`]) of each known name, by id, with 0x20 in every byte as
+/// in [`Slot`]: what a lookup compares after the slot's words for a name of more than 16 bytes.
+static MIDDLE: [[u64; 2]; KNOWN_COUNT] = {
+    let mut middle = [[0; 2]; KNOWN_COUNT];
     let mut i = 0;
     while i < KNOWN_COUNT {
-        folded[i] = Folded::of(KnownHeader::ALL[i].name().as_bytes());
+        let [second, third] = middle_words(KnownHeader::ALL[i].name().as_bytes());
+        middle[i] = [second | FOLD, third | FOLD];
         i += 1;
     }
-    folded
+    middle
 };
 
 impl KnownHeader {
@@ -411,9 +403,10 @@ impl KnownHeader {
             | ((last | FOLD) ^ slot.last)
             | (slot.len as usize ^ len) as u64;
         if len > 16 {
+            let [second, third] = middle_words(name);
             // An empty slot's `id` has no entry: its length (0) differs anyway.
-            differ |= match FOLDED.get(slot.id as usize) {
-                Some(known) => known.middle_differ(name),
+            differ |= match MIDDLE.get(slot.id as usize) {
+                Some(&[s, t]) => ((second | FOLD) ^ s) | ((third | FOLD) ^ t),
                 None => 1,
             };
         }
