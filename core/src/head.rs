@@ -818,7 +818,7 @@ impl<const N: usize> Head<N> {
     /// which spares the wasm module a third copy of this function.
     // Inlined where the walk is compiled per backend (x86_64). Elsewhere one copy per head kind
     // (`S::KIND` a constant in each): in the wasm module that cost about 240 bytes gzipped and
-    // made the parse 1 to 7 % faster on medium and large heads and 12 to 17 % on small ones,
+    // made the parse 1 to 7 % faster on medium and large heads and 16 to 17 % on small ones,
     // against one copy shared by all kinds.
     #[cfg_attr(target_arch = "x86_64", inline(always))]
     fn fields_in_one_pass<S: StartLine, E: Engine>(
