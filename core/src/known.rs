@@ -174,11 +174,12 @@ const fn bucket(last: u64, len: usize) -> usize {
 /// reads one slot (no second table indexed by `id`). A name of up to 16 bytes is all in its two
 /// end words; a longer one also compares its middle words, from [`MIDDLE`].
 ///
-/// The words have 0x20 set in every byte, as the input's get before the compare. Known names
-/// are lowercase letters, digits and `-`, which have the bit already, so this folds an input
-/// exactly when it is a `tchar` name: the only `tchar`s without the bit are `A`..`Z` (which it
-/// lowercases), `^` (which becomes `~`) and `_` (which becomes DEL), and no known name has `~`
-/// or DEL. Other bytes can fold onto a known name's (CR onto `-`), so the lookup is for tokens.
+/// The words have 0x20 set in every byte, as the input's words get before the compare. Known
+/// names are lowercase letters, digits and `-`, which have the bit already, so this folds an
+/// input exactly when it is a `tchar` name: the only `tchar`s without the bit are `A`..`Z`
+/// (which it lowercases), `^` (which becomes `~`) and `_` (which becomes DEL), and no known name
+/// has `~` or DEL. Other bytes can fold onto a known name's (CR onto `-`), so the lookup is for
+/// tokens.
 struct Slot {
     /// The name's first and last word (see [`end_words`]), with 0x20 set in every byte.
     first: u64,
@@ -202,12 +203,12 @@ static TABLE: [Slot; TABLE_SIZE] = {
     let mut i = 0;
     while i < KNOWN_COUNT {
         let name = KnownHeader::ALL[i].name().as_bytes();
-        let slot = bucket(end_words(name)[1], name.len());
+        let [first, last] = end_words(name);
+        let slot = bucket(last, name.len());
         assert!(
             table[slot].id == NOT_KNOWN_ID,
             "two known names share a slot"
         );
-        let [first, last] = end_words(name);
         let mut j = 0;
         while j < name.len() {
             let byte = name[j];
