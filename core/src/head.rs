@@ -1222,13 +1222,10 @@ impl<const N: usize> Head<N> {
 
     #[inline]
     pub(crate) fn get(&self, known: KnownHeader) -> Option<Span> {
-        let slot = known as usize;
-        if self.present & (1 << slot) == 0 {
-            return None;
-        }
         // Read through the index, not kept beside it: a copy of each first value cost the field
         // walk a store per line (40 to 70 instructions a large head), for one load less here.
-        self.fields.get(self.index[slot] as usize).map(|f| f.value)
+        let index = self.known_index(known)?;
+        self.fields.get(index).map(|f| f.value)
     }
 
     pub(crate) fn find(&self, buf: &[u8], name: &[u8]) -> Option<Span> {
