@@ -436,24 +436,40 @@ macro_rules! engine {
             }
         }
 
-        /// Runs `task` with this backend's engine, compiled for its feature.
+        /// Runs `task` with this backend's engine, compiled for its feature: in one of two
+        /// entry points, the second for work whose input is under one block (a short head, or
+        /// the start of one fed in pieces; see `WithEngine::run_small`).
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target feature.
+        #[inline(always)]
+        pub(crate) unsafe fn run<T: $crate::scan::WithEngine>(task: T) -> T::Output {
+            // SAFETY: the caller guarantees the feature.
+            unsafe {
+                match task.small_input() {
+                    true => run_small(task),
+                    false => run_whole(task),
+                }
+            }
+        }
+
+        /// `run` for work whose input may span blocks.
         ///
         /// # Safety
         /// The CPU supports this backend's target feature.
         #[target_feature(enable = $feature)]
-        pub(crate) unsafe fn run<T: $crate::scan::WithEngine>(task: T) -> T::Output {
+        unsafe fn run_whole<T: $crate::scan::WithEngine>(task: T) -> T::Output {
             task.run(Engine(()))
         }
 
-        /// Runs `task`, whose input is under one block, with this backend's engine, compiled
-        /// for its feature: a copy of the head engine of its own, which the bound on the
-        /// input's length frees of the whole-block code, and whose registers are allocated for
-        /// a head that fits in one block.
+        /// `run` for work whose input is under one block: a copy of the head engine of its
+        /// own, which the bound on the input's length frees of the whole-block code, and whose
+        /// registers are allocated for a head that fits in one block.
         ///
         /// # Safety
         /// The CPU supports this backend's target feature.
         #[target_feature(enable = $feature)]
-        pub(crate) unsafe fn run_small<T: $crate::scan::WithEngine>(task: T) -> T::Output {
+        unsafe fn run_small<T: $crate::scan::WithEngine>(task: T) -> T::Output {
             task.run_small(Engine(()))
         }
     };

@@ -314,27 +314,14 @@ pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
     #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
     {
         let id = SELECTED.load(Ordering::Relaxed);
-        // A head under one block (a short request or response, or the start of one fed in
-        // pieces) runs in an instantiation of its own: see `WithEngine::run_small`.
-        let small = task.small_input();
         if id == Kind::Avx2 as u8 {
             // SAFETY: only `choose` and `force` store an id, and only that of a `Backend`,
             // which exists only once the CPU is known to have its feature.
-            return unsafe {
-                match small {
-                    true => x86_64::avx2::run_small(task),
-                    false => x86_64::avx2::run(task),
-                }
-            };
+            return unsafe { x86_64::avx2::run(task) };
         }
         if id == Kind::Sse42 as u8 {
             // SAFETY: as above.
-            return unsafe {
-                match small {
-                    true => x86_64::sse42::run_small(task),
-                    false => x86_64::sse42::run(task),
-                }
-            };
+            return unsafe { x86_64::sse42::run(task) };
         }
         other_engines(task, id)
     }
