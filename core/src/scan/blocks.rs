@@ -18,18 +18,23 @@
 //! search stops at the end at the latest and the caller tells "incomplete" from "invalid" by
 //! comparing with the length.
 
-use super::{ByteClass, Engine};
+use super::{ByteClass, Engine, FIELD_CLASSES};
 
 /// The start of no block: every offset of a buffer lies 64 bytes or more past it (wrapping), so
 /// the first search classifies.
 const NO_BLOCK: usize = usize::MAX - 63;
 
-/// Which mask of [`FieldBlocks`] a search reads.
+/// Which mask of [`FieldBlocks`] a search reads: the class's position in [`FIELD_CLASSES`].
 #[derive(Clone, Copy)]
 enum FieldClass {
     Token = 0,
     Value = 1,
 }
+const _: () = assert!(
+    matches!(FIELD_CLASSES[FieldClass::Token as usize], ByteClass::Token)
+        && matches!(FIELD_CLASSES[FieldClass::Value as usize], ByteClass::Value),
+    "a search reads the mask of its class"
+);
 
 /// The field-line classes (`tchar`, field-value bytes) of a buffer, one cached block at a time.
 #[derive(Clone, Copy)]

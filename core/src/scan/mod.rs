@@ -71,7 +71,36 @@ impl ByteClass {
     pub(crate) const fn present(self) -> bool {
         !matches!(self, ByteClass::NotLineSpecial)
     }
+
+    /// The [`flag`](Self::flag) of each of `classes`, as the scalar classifier takes them.
+    pub(crate) const fn flags<const K: usize>(classes: [ByteClass; K]) -> [u8; K] {
+        let mut flags = [0; K];
+        let mut i = 0;
+        while i < K {
+            flags[i] = classes[i].flag();
+            i += 1;
+        }
+        flags
+    }
+
+    /// The [`present`](Self::present) of each of `classes`, as the scalar classifier takes them.
+    pub(crate) const fn presences<const K: usize>(classes: [ByteClass; K]) -> [bool; K] {
+        let mut present = [true; K];
+        let mut i = 0;
+        while i < K {
+            present[i] = classes[i].present();
+            i += 1;
+        }
+        present
+    }
 }
+
+/// The classes of field lines, in the order of the masks of
+/// [`Kernels::classify_fields`]: `tchar` (the name ends at the first byte outside it, which must
+/// be the colon) and field-value bytes (the value ends at the first byte outside them, which
+/// must be the CR of the line end). The same two find the method and the line end of a
+/// request-line and the reason phrase of a status-line.
+pub(crate) const FIELD_CLASSES: [ByteClass; 2] = [ByteClass::Token, ByteClass::Value];
 
 /// Inputs shorter than this stay on the scalar kernel, inlined into the caller: no backend has a
 /// vector this narrow, and a call into a `#[target_feature]` function would cost more than the

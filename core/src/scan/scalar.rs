@@ -1,7 +1,7 @@
 //! The scalar backend: the reference every other backend must agree with.
 
 use super::class::CLASS;
-use super::{ByteClass, Kernels};
+use super::{ByteClass, Kernels, FIELD_CLASSES};
 
 /// Table-driven kernels, one byte at a time.
 pub(crate) struct Scalar;
@@ -74,8 +74,8 @@ impl Kernels for Scalar {
 
     #[inline]
     fn classify_fields(bytes: &[u8], at: usize) -> [u64; 2] {
-        const FLAGS: [u8; 2] = [ByteClass::Token.flag(), ByteClass::Value.flag()];
-        const PRESENT: [bool; 2] = [ByteClass::Token.present(), ByteClass::Value.present()];
+        const FLAGS: [u8; 2] = ByteClass::flags(FIELD_CLASSES);
+        const PRESENT: [bool; 2] = ByteClass::presences(FIELD_CLASSES);
         Scalar::classify(bytes, at, FLAGS, PRESENT)
     }
 
