@@ -18,11 +18,11 @@
 //! search stops at the end at the latest and the caller tells "incomplete" from "invalid" by
 //! comparing with the length.
 
-use super::{ByteClass, Engine, FIELD_CLASSES};
+use super::{ByteClass, Engine, BLOCK, FIELD_CLASSES};
 
 /// The start of no block: every offset of a buffer lies 64 bytes or more past it (wrapping), so
 /// the first search classifies.
-const NO_BLOCK: usize = usize::MAX - 63;
+const NO_BLOCK: usize = usize::MAX - (BLOCK - 1);
 
 /// Which mask of [`FieldBlocks`] a search reads: the class's position in [`FIELD_CLASSES`].
 #[derive(Clone, Copy)]
@@ -83,12 +83,12 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
     fn next_outside(&mut self, class: FieldClass, mut from: usize) -> usize {
         loop {
             let offset = from.wrapping_sub(self.at);
-            if offset < 64 {
+            if offset < BLOCK {
                 let bits = self.masks[class as usize] >> offset;
                 if bits != 0 {
                     return from + bits.trailing_zeros() as usize;
                 }
-                from = self.at + 64;
+                from = self.at + BLOCK;
             }
             if from >= self.buf.len() {
                 return self.buf.len();
@@ -130,6 +130,6 @@ pub(crate) fn next_outside_one<E: Engine>(
         if bits != 0 {
             return from + bits.trailing_zeros() as usize;
         }
-        from += 64;
+        from += BLOCK;
     }
 }

@@ -244,9 +244,9 @@ pub(crate) trait WithEngine {
     fn run_small<E: Engine>(self, engine: E) -> Self::Output;
 }
 
-/// The bytes of one block of stage 1: an input shorter than this is classified at once.
-#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
-pub(crate) const BLOCK: usize = 64;
+/// The bytes of one block of stage 1, one bit of a `u64` mask each: an input shorter than this
+/// is classified at once.
+pub(crate) const BLOCK: usize = u64::BITS as usize;
 
 /// Runs `task` with the engine of the backend in use. See [`arch::with_engine`].
 #[inline(always)]
