@@ -101,10 +101,11 @@ const NOT_LINE_SPECIAL_TABLES: &NibbleTables = &nibble_tables(ByteClass::NotLine
 ///
 /// 1. with 64 bytes or more in the buffer, the 64 bytes that end it are read (overlapping bytes
 ///    before `at`) and the masks shifted down;
-/// 2. in a shorter buffer, vectors from `at` (the wide ones if the buffer holds one, else 16
-///    bytes), the last ending at the buffer's end (overlapping the one before it), shifted into
-///    place;
-/// 3. in a buffer shorter than 16 bytes, the scalar classifier.
+/// 2. in a shorter buffer, with 64-byte registers (AVX-512), one masked load of the whole
+///    buffer, which reads nothing past it, and the masks shifted down;
+/// 3. else vectors from `at` (the wide ones if the buffer holds one, else 16 bytes), the last
+///    ending at the buffer's end (overlapping the one before it), shifted into place;
+/// 4. in a buffer shorter than 16 bytes, the scalar classifier.
 ///
 /// Stage 1 judges bytes only by class: where the colon, the CR or the LF must be is stage 2's
 /// question, and so is every rule that spans bytes.
@@ -125,6 +126,20 @@ pub(crate) unsafe fn classify<W: Vector, N: Vector, const K: usize>(
     let past_end = if left >= 64 { 0 } else { u64::MAX << left };
     let ptr = bytes.as_ptr();
     let mut masks = [0u64; K];
+    if len < 64 {
+        // A buffer under one block, where the registers have masked loads: one load of the
+        // whole buffer, and the masks shifted down to `at`. The load does not depend on `at`,
+        // so the compiler may hoist it out of a walk's loop.
+        // SAFETY: the `len` bytes from `ptr` are `bytes`; the caller guarantees the feature.
+        if let Some(v) = unsafe { W::load_prefix(ptr, len) } {
+            // SAFETY: the caller guarantees the feature.
+            let outside = unsafe { ClassSet::<W, K>::new(classes.tables).outside(v) };
+            for (mask, outside) in masks.iter_mut().zip(outside) {
+                *mask = outside >> at | past_end;
+            }
+            return masks;
+        }
+    }
     if len >= 64 {
         let start = if left >= 64 { at } else { len - 64 };
         // SAFETY: the caller guarantees the feature.

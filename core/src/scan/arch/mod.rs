@@ -6,7 +6,8 @@
 //!
 //! | backend | registers | chosen |
 //! | --- | --- | --- |
-//! | AVX2 | 32 and 16 bytes | x86_64, at run time with `std`, else when compiled with `+avx2` |
+//! | AVX-512 | 64 and 32 bytes | x86_64 with AVX-512F and BW, at run time with `std`, else when compiled with them; built by Rust 1.89 or later |
+//! | AVX2 | 32 and 16 bytes | x86_64, the same way, when AVX-512 is missing |
 //! | SSE4.2 | 16 bytes | x86_64, the same way, when AVX2 is missing |
 //! | NEON | 16 bytes | aarch64, at compile time |
 //! | SIMD128 | 16 bytes | wasm32 compiled with `+simd128` |
@@ -77,6 +78,12 @@ enum Kind {
     #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
     Avx2 = 3,
     #[cfg(all(
+        target_arch = "x86_64",
+        httpspan_avx512,
+        not(any(miri, httpspan_force_scalar))
+    ))]
+    Avx512 = 6,
+    #[cfg(all(
         target_arch = "aarch64",
         target_feature = "neon",
         not(any(miri, httpspan_force_scalar))
@@ -97,6 +104,12 @@ const COMPILED: &[Kind] = &[
     Kind::Sse42,
     #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
     Kind::Avx2,
+    #[cfg(all(
+        target_arch = "x86_64",
+        httpspan_avx512,
+        not(any(miri, httpspan_force_scalar))
+    ))]
+    Kind::Avx512,
     #[cfg(all(
         target_arch = "aarch64",
         target_feature = "neon",
@@ -119,6 +132,12 @@ impl Kind {
             Kind::Sse42 => "sse4.2",
             #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
             Kind::Avx2 => "avx2",
+            #[cfg(all(
+                target_arch = "x86_64",
+                httpspan_avx512,
+                not(any(miri, httpspan_force_scalar))
+            ))]
+            Kind::Avx512 => "avx512",
             #[cfg(all(
                 target_arch = "aarch64",
                 target_feature = "neon",
@@ -144,6 +163,12 @@ impl Kind {
             #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
             3 => Some(Kind::Avx2),
             #[cfg(all(
+                target_arch = "x86_64",
+                httpspan_avx512,
+                not(any(miri, httpspan_force_scalar))
+            ))]
+            6 => Some(Kind::Avx512),
+            #[cfg(all(
                 target_arch = "aarch64",
                 target_feature = "neon",
                 not(any(miri, httpspan_force_scalar))
@@ -167,6 +192,12 @@ impl Kind {
             Kind::Sse42 => x86_64_has!("sse4.2"),
             #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
             Kind::Avx2 => x86_64_has!("avx2"),
+            #[cfg(all(
+                target_arch = "x86_64",
+                httpspan_avx512,
+                not(any(miri, httpspan_force_scalar))
+            ))]
+            Kind::Avx512 => x86_64_has!("avx512f") && x86_64_has!("avx512bw"),
             // Compiled in only when the target enables the feature.
             #[cfg(all(
                 target_arch = "aarch64",
@@ -225,6 +256,9 @@ macro_rules! kernel_methods {
                 #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
                 // SAFETY: the Backend invariant: the CPU has AVX2.
                 Kind::Avx2 => unsafe { x86_64::avx2::$name($($arg),*) },
+                #[cfg(all(target_arch = "x86_64", httpspan_avx512, not(any(miri, httpspan_force_scalar))))]
+                // SAFETY: the Backend invariant: the CPU has AVX-512F and BW.
+                Kind::Avx512 => unsafe { x86_64::avx512::$name($($arg),*) },
                 #[cfg(all(
                     target_arch = "aarch64",
                     target_feature = "neon",
@@ -247,7 +281,7 @@ macro_rules! kernel_methods {
 impl Backend {
     for_each_kernel!(kernel_methods);
 
-    /// The backend's name: `avx2`, `sse4.2`, `neon`, `simd128` or `scalar`.
+    /// The backend's name: `avx512`, `avx2`, `sse4.2`, `neon`, `simd128` or `scalar`.
     pub(crate) const fn name(self) -> &'static str {
         self.0.name()
     }
@@ -285,10 +319,15 @@ macro_rules! selected_kernels {
         #[inline(always)]
         pub(crate) fn $name($($arg: $ty),*) -> $ret {
             let id = SELECTED.load(Ordering::Relaxed);
-            #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
-            if id == Kind::Avx2 as u8 {
+            #[cfg(all(target_arch = "x86_64", httpspan_avx512, not(any(miri, httpspan_force_scalar))))]
+            if id == Kind::Avx512 as u8 {
                 // SAFETY: only `choose` and `force` store an id, and only that of a `Backend`,
                 // which exists only once the CPU is known to have its feature.
+                return unsafe { x86_64::avx512::$name($($arg),*) };
+            }
+            #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+            if id == Kind::Avx2 as u8 {
+                // SAFETY: as above.
                 return unsafe { x86_64::avx2::$name($($arg),*) };
             }
             if id == 0 {
@@ -314,9 +353,18 @@ pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
     #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
     {
         let id = SELECTED.load(Ordering::Relaxed);
-        if id == Kind::Avx2 as u8 {
+        #[cfg(all(
+            target_arch = "x86_64",
+            httpspan_avx512,
+            not(any(miri, httpspan_force_scalar))
+        ))]
+        if id == Kind::Avx512 as u8 {
             // SAFETY: only `choose` and `force` store an id, and only that of a `Backend`,
             // which exists only once the CPU is known to have its feature.
+            return unsafe { x86_64::avx512::run(task) };
+        }
+        if id == Kind::Avx2 as u8 {
+            // SAFETY: as above.
             return unsafe { x86_64::avx2::run(task) };
         }
         if id == Kind::Sse42 as u8 {
@@ -586,7 +634,28 @@ mod tests {
     fn this_machine_runs_a_simd_backend_where_one_is_compiled() {
         let names: std::vec::Vec<_> = Backend::available().map(Backend::name).collect();
         assert_eq!(names[0], "scalar");
-        assert_eq!(names.len(), COMPILED.len(), "compiled: {COMPILED:?}");
+        // Every compiled backend but AVX-512, which many x86_64 CPUs lack: the machines this
+        // suite runs on have AVX2, and NEON and SIMD128 are compiled only where they run.
+        let expected = COMPILED
+            .iter()
+            .filter(|&&kind| kind.name() != "avx512")
+            .count();
+        let without_avx512 = names.iter().filter(|&&name| name != "avx512").count();
+        assert_eq!(without_avx512, expected, "compiled: {COMPILED:?}");
+    }
+
+    /// AVX-512 is offered exactly where the CPU has it (and the compiler built it): a detection
+    /// that never saw it would leave the fastest backend unused without a word.
+    #[test]
+    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+    fn avx512_is_offered_where_the_cpu_has_it() {
+        let has =
+            std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw");
+        assert_eq!(
+            Backend::named("avx512").is_some(),
+            has && cfg!(httpspan_avx512),
+            "AVX-512F and BW on this CPU: {has}"
+        );
     }
 
     /// The SIMD backend of a cross target is the one the tests run with: a `RUSTFLAGS` in the

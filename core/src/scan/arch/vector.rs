@@ -41,6 +41,18 @@ pub(crate) trait Vector: Copy {
     /// The CPU supports the backend's feature, and `ptr..ptr + BYTES` is readable.
     unsafe fn load_unaligned(ptr: *const u8) -> Self;
 
+    /// The `n` bytes at `ptr` (`1 <= n <= BYTES`) with the rest of the register zero, reading
+    /// no byte past `ptr + n`: `Some` where the instruction set has masked loads (AVX-512),
+    /// `None` elsewhere, which the compiler folds away.
+    ///
+    /// # Safety
+    /// The CPU supports the backend's feature, and `ptr..ptr + n` is readable.
+    #[inline(always)]
+    unsafe fn load_prefix(ptr: *const u8, n: usize) -> Option<Self> {
+        let _ = (ptr, n);
+        None
+    }
+
     /// 0xFF where the bytes are equal, 0 elsewhere (`pcmpeqb`, `vceqq_u8`, `u8x16_eq`).
     ///
     /// # Safety
@@ -87,5 +99,13 @@ impl MoveMask for u32 {
     #[inline(always)]
     fn to_bits(self) -> u64 {
         u64::from(self)
+    }
+}
+
+/// Masks with one bit per byte of a 64-byte register, as AVX-512's mask registers hold them.
+impl MoveMask for u64 {
+    #[inline(always)]
+    fn to_bits(self) -> u64 {
+        self
     }
 }
