@@ -423,7 +423,8 @@ impl<const N: usize, S: StartLine> WithEngine for ParseTask<'_, N, S> {
 
     #[inline(always)]
     fn run<E: Engine>(self, engine: E) -> Self::Output {
-        self.head.parse_with(self.buf, self.start, engine)
+        let blocks = FieldBlocks::new(engine, self.buf);
+        self.head.parse_with(self.buf, self.start, blocks)
     }
 
     #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
@@ -438,7 +439,10 @@ impl<const N: usize, S: StartLine> WithEngine for ParseTask<'_, N, S> {
         debug_assert!(self.small_input());
         // A no-op for the input `small_input` accepted; it tells the compiler the length's bound.
         let buf = &self.buf[..self.buf.len().min(scan::BLOCK - 1)];
-        self.head.parse_with(buf, self.start, engine)
+        // The whole buffer is one block: classified once, up front, every search of the walk
+        // is a shift of its masks, with no test for a block to load.
+        let blocks = FieldBlocks::whole(engine, buf);
+        self.head.parse_with(buf, self.start, blocks)
     }
 }
 
@@ -563,10 +567,10 @@ impl<const N: usize> Head<N> {
         &mut self,
         buf: &[u8],
         start: &mut S,
-        engine: E,
+        mut blocks: FieldBlocks<'_, E>,
     ) -> Result<Status, Error> {
         // Stage 1, lazily: blocks are classified as the walk below reaches them.
-        let mut blocks = FieldBlocks::new(engine, buf);
+        let engine = blocks.engine();
         loop {
             match self.phase {
                 Phase::Leading => {

@@ -59,6 +59,18 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
         }
     }
 
+    /// A cursor over `buf`, shorter than one block, that has classified all of it: its searches
+    /// never load a block.
+    #[inline(always)]
+    pub(crate) fn whole(engine: E, buf: &'a [u8]) -> Self {
+        debug_assert!(buf.len() < BLOCK);
+        let mut blocks = Self::new(engine, buf);
+        if !buf.is_empty() {
+            blocks.load(0);
+        }
+        blocks
+    }
+
     /// The engine whose classifier fills the cursor.
     #[inline(always)]
     pub(crate) fn engine(&self) -> E {
