@@ -145,7 +145,7 @@ pub use writer::{
 /// `"neon"`, `"simd128"` or `"scalar"`.
 ///
 /// On x86_64 with the `std` feature the backend is chosen at the first parse from what the CPU
-/// supports (AVX-512 needs AVX-512F and BW, and a crate built by Rust 1.89 or later); without
+/// supports (AVX-512 needs AVX-512F, BW and VBMI2, and a crate built by Rust 1.89 or later); without
 /// `std`, and on the other targets, from the target features the crate was
 /// compiled with (NEON on aarch64, `+simd128` on wasm32). Building with
 /// `RUSTFLAGS="--cfg httpspan_force_scalar"` (or under Miri) leaves only the scalar reference.

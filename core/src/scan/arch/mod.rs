@@ -6,7 +6,7 @@
 //!
 //! | backend | registers | chosen |
 //! | --- | --- | --- |
-//! | AVX-512 | 64 and 32 bytes | x86_64 with AVX-512F and BW, at run time with `std`, else when compiled with them; built by Rust 1.89 or later |
+//! | AVX-512 | 64 and 32 bytes | x86_64 with AVX-512F, BW and VBMI2, at run time with `std`, else when compiled with them; built by Rust 1.89 or later |
 //! | AVX2 | 32 and 16 bytes | x86_64, the same way, when AVX-512 is missing |
 //! | SSE4.2 | 16 bytes | x86_64, the same way, when AVX2 is missing |
 //! | NEON | 16 bytes | aarch64, at compile time |
@@ -197,7 +197,13 @@ impl Kind {
                 httpspan_avx512,
                 not(any(miri, httpspan_force_scalar))
             ))]
-            Kind::Avx512 => x86_64_has!("avx512f") && x86_64_has!("avx512bw"),
+            // No VBMI2 instruction is used: VBMI2 marks the CPUs (Ice Lake, Zen 4 and later) that keep their
+            // clock under 512-bit instructions, where the first AVX-512 ones (Skylake-SP to
+            // Cooper Lake) lower it, which can cost the code around a parse more than the
+            // parse gains. simdjson's AVX-512 kernel asks for VBMI2 as well.
+            Kind::Avx512 => {
+                x86_64_has!("avx512f") && x86_64_has!("avx512bw") && x86_64_has!("avx512vbmi2")
+            }
             // Compiled in only when the target enables the feature.
             #[cfg(all(
                 target_arch = "aarch64",
@@ -649,12 +655,13 @@ mod tests {
     #[test]
     #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
     fn avx512_is_offered_where_the_cpu_has_it() {
-        let has =
-            std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw");
+        let has = std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512vbmi2");
         assert_eq!(
             Backend::named("avx512").is_some(),
             has && cfg!(httpspan_avx512),
-            "AVX-512F and BW on this CPU: {has}"
+            "AVX-512F, BW and VBMI2 on this CPU: {has}"
         );
     }
 
