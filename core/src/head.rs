@@ -569,7 +569,8 @@ impl<const N: usize> Head<N> {
         start: &mut S,
         mut blocks: FieldBlocks<'_, E>,
     ) -> Result<Status, Error> {
-        // Stage 1, lazily: blocks are classified as the walk below reaches them.
+        // Stage 1, lazily: the cursor classifies blocks as the walk below reaches them (a head
+        // under one block it has classified already; see `run_small`).
         let engine = blocks.engine();
         loop {
             match self.phase {
