@@ -857,7 +857,10 @@ impl<const N: usize> Head<N> {
                 }
                 _ => break Ok(false),
             };
-            let cr = blocks.next_not_value(value_start);
+            // From the byte after the colon, not from the value's start: the SP between them
+            // is a value byte, so the CR is the same, and the search, which the next line's
+            // waits on, does not wait on the load that tells the SP.
+            let cr = blocks.next_not_value(colon + 1);
             if head.get(cr..cr + 2) != Some(b"\r\n") {
                 // Neither the colon nor value bytes are CR, LF or NUL.
                 clean_to = cr;
