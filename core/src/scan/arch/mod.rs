@@ -6,7 +6,7 @@
 //!
 //! | backend | registers | chosen |
 //! | --- | --- | --- |
-//! | AVX-512 | 64 and 32 bytes | x86_64 with AVX-512F, BW and VBMI2, at run time with `std`, else when compiled with them; built by Rust 1.89 or later |
+//! | AVX-512 | 64 and 32 bytes | x86_64 with AVX-512F, BW and VBMI2, at run time with `std`, else when compiled with them (Rust 1.89 or later) |
 //! | AVX2 | 32 and 16 bytes | x86_64, the same way, when AVX-512 is missing |
 //! | SSE4.2 | 16 bytes | x86_64, the same way, when AVX2 is missing |
 //! | NEON | 16 bytes | aarch64, at compile time |
@@ -192,17 +192,21 @@ impl Kind {
             Kind::Sse42 => x86_64_has!("sse4.2"),
             #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
             Kind::Avx2 => x86_64_has!("avx2"),
+            // The backend's code is AVX2 (its 32-byte vectors) and AVX-512F and BW. No VBMI2
+            // instruction is used: VBMI2 marks the CPUs (Ice Lake, Zen 4 and later) that keep
+            // their clock under 512-bit instructions, where the first AVX-512 ones (Skylake-SP
+            // to Cooper Lake) lower it, which can cost the code around a parse more than the
+            // parse gains. simdjson's AVX-512 kernel asks for VBMI2 as well.
             #[cfg(all(
                 target_arch = "x86_64",
                 httpspan_avx512,
                 not(any(miri, httpspan_force_scalar))
             ))]
-            // No VBMI2 instruction is used: VBMI2 marks the CPUs (Ice Lake, Zen 4 and later) that keep their
-            // clock under 512-bit instructions, where the first AVX-512 ones (Skylake-SP to
-            // Cooper Lake) lower it, which can cost the code around a parse more than the
-            // parse gains. simdjson's AVX-512 kernel asks for VBMI2 as well.
             Kind::Avx512 => {
-                x86_64_has!("avx512f") && x86_64_has!("avx512bw") && x86_64_has!("avx512vbmi2")
+                x86_64_has!("avx2")
+                    && x86_64_has!("avx512f")
+                    && x86_64_has!("avx512bw")
+                    && x86_64_has!("avx512vbmi2")
             }
             // Compiled in only when the target enables the feature.
             #[cfg(all(
@@ -262,8 +266,12 @@ macro_rules! kernel_methods {
                 #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
                 // SAFETY: the Backend invariant: the CPU has AVX2.
                 Kind::Avx2 => unsafe { x86_64::avx2::$name($($arg),*) },
-                #[cfg(all(target_arch = "x86_64", httpspan_avx512, not(any(miri, httpspan_force_scalar))))]
-                // SAFETY: the Backend invariant: the CPU has AVX-512F and BW.
+                #[cfg(all(
+                    target_arch = "x86_64",
+                    httpspan_avx512,
+                    not(any(miri, httpspan_force_scalar))
+                ))]
+                // SAFETY: the Backend invariant: the CPU has AVX2, AVX-512F and BW.
                 Kind::Avx512 => unsafe { x86_64::avx512::$name($($arg),*) },
                 #[cfg(all(
                     target_arch = "aarch64",
@@ -325,7 +333,11 @@ macro_rules! selected_kernels {
         #[inline(always)]
         pub(crate) fn $name($($arg: $ty),*) -> $ret {
             let id = SELECTED.load(Ordering::Relaxed);
-            #[cfg(all(target_arch = "x86_64", httpspan_avx512, not(any(miri, httpspan_force_scalar))))]
+            #[cfg(all(
+                target_arch = "x86_64",
+                httpspan_avx512,
+                not(any(miri, httpspan_force_scalar))
+            ))]
             if id == Kind::Avx512 as u8 {
                 // SAFETY: only `choose` and `force` store an id, and only that of a `Backend`,
                 // which exists only once the CPU is known to have its feature.

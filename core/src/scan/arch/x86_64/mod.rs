@@ -20,10 +20,10 @@ pub(crate) mod avx2 {
     use core::arch::x86_64::{__m128i, __m256i};
 }
 
-/// AVX-512 backend (AVX-512F and BW; chosen where the CPU has VBMI2 too, see `Kind::is_supported`): a 64-byte block in one register, a buffer under one
-/// block in one masked load; 32-byte vectors for what the ladder's run kernels meet under 64
-/// bytes. Compiled only where the compiler has the AVX-512 intrinsics stable (Rust 1.89; see
-/// `build.rs`).
+/// AVX-512 backend (AVX-512F and BW; chosen where the CPU has VBMI2 too, see
+/// `Kind::is_supported`): a 64-byte block in one register, a buffer under one block in one
+/// masked load; 32-byte vectors for what the ladder's run kernels meet under 64 bytes. Compiled
+/// only where the compiler has the AVX-512 intrinsics stable (Rust 1.89; see `build.rs`).
 #[cfg(httpspan_avx512)]
 // Past the crate's `rust-version`: `build.rs` compiles this in only for Rust 1.89 or later.
 #[allow(clippy::incompatible_msrv)]
