@@ -71,28 +71,6 @@ impl ByteClass {
     pub(crate) const fn present(self) -> bool {
         !matches!(self, ByteClass::NotLineSpecial)
     }
-
-    /// The [`flag`](Self::flag) of each of `classes`, as the scalar classifier takes them.
-    pub(crate) const fn flags<const K: usize>(classes: [ByteClass; K]) -> [u8; K] {
-        let mut flags = [0; K];
-        let mut i = 0;
-        while i < K {
-            flags[i] = classes[i].flag();
-            i += 1;
-        }
-        flags
-    }
-
-    /// The [`present`](Self::present) of each of `classes`, as the scalar classifier takes them.
-    pub(crate) const fn presences<const K: usize>(classes: [ByteClass; K]) -> [bool; K] {
-        let mut present = [true; K];
-        let mut i = 0;
-        while i < K {
-            present[i] = classes[i].present();
-            i += 1;
-        }
-        present
-    }
 }
 
 /// The classes of field lines, in the order of the masks of

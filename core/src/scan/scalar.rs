@@ -7,17 +7,21 @@ use super::{ByteClass, Kernels, FIELD_CLASSES};
 pub(crate) struct Scalar;
 
 impl Scalar {
-    /// Stage 1 for one block, a byte at a time: for each class (the bytes with its flag, or with
-    /// `present` false those without it), bit `i` set where byte `at + i` is outside it, and every
-    /// bit past the end of `bytes`. The reference that each SIMD classifier must match bit for
-    /// bit.
+    /// Stage 1 for one block, a byte at a time: for each of `classes`, bit `i` set where byte
+    /// `at + i` is outside it, and every bit past the end of `bytes`. The reference that each
+    /// SIMD classifier must match bit for bit.
     #[inline]
     pub(crate) fn classify<const K: usize>(
         bytes: &[u8],
         at: usize,
-        flags: [u8; K],
-        present: [bool; K],
+        classes: [ByteClass; K],
     ) -> [u64; K] {
+        // Each class as its flag in the byte-class table, and whether it is the bytes with the
+        // flag or those without it: looked up once, not per byte.
+        let (mut flags, mut present) = ([0; K], [true; K]);
+        for ((flag, present), class) in flags.iter_mut().zip(&mut present).zip(classes) {
+            (*flag, *present) = (class.flag(), class.present());
+        }
         let mut masks = [u64::MAX; K];
         let block = bytes.get(at..).unwrap_or(&[]);
         for (i, &b) in block.iter().take(64).enumerate() {
@@ -74,13 +78,11 @@ impl Kernels for Scalar {
 
     #[inline]
     fn classify_fields(bytes: &[u8], at: usize) -> [u64; 2] {
-        const FLAGS: [u8; 2] = ByteClass::flags(FIELD_CLASSES);
-        const PRESENT: [bool; 2] = ByteClass::presences(FIELD_CLASSES);
-        Scalar::classify(bytes, at, FLAGS, PRESENT)
+        Scalar::classify(bytes, at, FIELD_CLASSES)
     }
 
     #[inline]
     fn classify_one(bytes: &[u8], at: usize, class: ByteClass) -> u64 {
-        Scalar::classify(bytes, at, [class.flag()], [class.present()])[0]
+        Scalar::classify(bytes, at, [class])[0]
     }
 }

@@ -164,7 +164,7 @@ pub(crate) unsafe fn classify<W: Vector, N: Vector, const K: usize>(
         // SAFETY: the length is checked; the caller guarantees the feature.
         masks = unsafe { classify_short::<N, K>(bytes, at, classes) };
     } else {
-        masks = Scalar::classify(bytes, at, classes.flags, classes.present);
+        masks = Scalar::classify(bytes, at, classes.classes);
     }
     masks
 }
@@ -213,21 +213,19 @@ unsafe fn classify_short<V: Vector, const K: usize>(
     masks
 }
 
-/// The byte classes one [`classify`] call computes: each as nibble tables, and as its flag in
-/// [`CLASS_TABLE`] for the scalar classifier. Values, not types: where the classes are
-/// constants (the head engine's calls) the compiler folds them in, and one copy of `classify`
-/// serves every single-class question where they are not (the wasm module's size counts).
+/// The byte classes one [`classify`] call computes: each as nibble tables, and the classes
+/// themselves for the scalar classifier. Values, not types: where the classes are constants
+/// (the head engine's calls) the compiler folds them in, and one copy of `classify` serves every
+/// single-class question where they are not (the wasm module's size counts).
 pub(crate) struct Classes<const K: usize> {
     tables: [&'static NibbleTables; K],
-    flags: [u8; K],
-    /// Whether the class is the bytes with the flag (or those without it).
-    present: [bool; K],
+    classes: [ByteClass; K],
 }
 
 /// The classes of field lines ([`FIELD_CLASSES`]) as classifier input.
 pub(crate) const FIELD_CLASS_SET: Classes<2> = classes(FIELD_CLASSES);
 
-/// `list` as classifier input: the nibble tables, flags and presences of its classes.
+/// `list` as classifier input: its classes and their nibble tables.
 const fn classes<const K: usize>(list: [ByteClass; K]) -> Classes<K> {
     let mut tables = [TOKEN_TABLES; K];
     let mut i = 0;
@@ -237,8 +235,7 @@ const fn classes<const K: usize>(list: [ByteClass; K]) -> Classes<K> {
     }
     Classes {
         tables,
-        flags: ByteClass::flags(list),
-        present: ByteClass::presences(list),
+        classes: list,
     }
 }
 
@@ -261,8 +258,7 @@ const fn tables_of(class: ByteClass) -> &'static NibbleTables {
 const fn one_class(class: ByteClass) -> Classes<1> {
     Classes {
         tables: [tables_of(class)],
-        flags: [class.flag()],
-        present: [class.present()],
+        classes: [class],
     }
 }
 
