@@ -65,6 +65,9 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
     pub(crate) fn whole(engine: E, buf: &'a [u8]) -> Self {
         debug_assert!(buf.len() < BLOCK);
         let mut blocks = Self::new(engine, buf);
+        // Not needed for the result: a block at or past the end classifies as all outside. But
+        // without the test the small-head copy compiled slower (the 35-byte request 21.0 ->
+        // 22.4 ns with AVX-512, six interleaved pairs; AVX2 counts 597 -> 588 and 545 -> 557).
         if !buf.is_empty() {
             blocks.load(0);
         }
