@@ -69,6 +69,7 @@ mod wasm32;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Backend(Kind);
 
+/// `httpspan_avx512` (set by `core/build.rs`, for x86_64 targets only) gates the AVX-512 kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 enum Kind {
@@ -77,11 +78,7 @@ enum Kind {
     Sse42 = 2,
     #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
     Avx2 = 3,
-    #[cfg(all(
-        target_arch = "x86_64",
-        httpspan_avx512,
-        not(any(miri, httpspan_force_scalar))
-    ))]
+    #[cfg(all(httpspan_avx512, not(any(miri, httpspan_force_scalar))))]
     Avx512 = 6,
     #[cfg(all(
         target_arch = "aarch64",
@@ -104,11 +101,7 @@ const COMPILED: &[Kind] = &[
     Kind::Sse42,
     #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
     Kind::Avx2,
-    #[cfg(all(
-        target_arch = "x86_64",
-        httpspan_avx512,
-        not(any(miri, httpspan_force_scalar))
-    ))]
+    #[cfg(all(httpspan_avx512, not(any(miri, httpspan_force_scalar))))]
     Kind::Avx512,
     #[cfg(all(
         target_arch = "aarch64",
@@ -132,11 +125,7 @@ impl Kind {
             Kind::Sse42 => "sse4.2",
             #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
             Kind::Avx2 => "avx2",
-            #[cfg(all(
-                target_arch = "x86_64",
-                httpspan_avx512,
-                not(any(miri, httpspan_force_scalar))
-            ))]
+            #[cfg(all(httpspan_avx512, not(any(miri, httpspan_force_scalar))))]
             Kind::Avx512 => "avx512",
             #[cfg(all(
                 target_arch = "aarch64",
@@ -162,11 +151,7 @@ impl Kind {
             2 => Some(Kind::Sse42),
             #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
             3 => Some(Kind::Avx2),
-            #[cfg(all(
-                target_arch = "x86_64",
-                httpspan_avx512,
-                not(any(miri, httpspan_force_scalar))
-            ))]
+            #[cfg(all(httpspan_avx512, not(any(miri, httpspan_force_scalar))))]
             6 => Some(Kind::Avx512),
             #[cfg(all(
                 target_arch = "aarch64",
@@ -197,11 +182,7 @@ impl Kind {
             // their clock under 512-bit instructions, where the first AVX-512 ones (Skylake-SP
             // to Cooper Lake) lower it, which can cost the code around a parse more than the
             // parse gains. simdjson's AVX-512 kernel asks for VBMI2 as well.
-            #[cfg(all(
-                target_arch = "x86_64",
-                httpspan_avx512,
-                not(any(miri, httpspan_force_scalar))
-            ))]
+            #[cfg(all(httpspan_avx512, not(any(miri, httpspan_force_scalar))))]
             Kind::Avx512 => {
                 x86_64_has!("avx2")
                     && x86_64_has!("avx512f")
@@ -266,11 +247,7 @@ macro_rules! kernel_methods {
                 #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
                 // SAFETY: the Backend invariant: the CPU has AVX2.
                 Kind::Avx2 => unsafe { x86_64::avx2::$name($($arg),*) },
-                #[cfg(all(
-                    target_arch = "x86_64",
-                    httpspan_avx512,
-                    not(any(miri, httpspan_force_scalar))
-                ))]
+                #[cfg(all(httpspan_avx512, not(any(miri, httpspan_force_scalar))))]
                 // SAFETY: the Backend invariant: the CPU has AVX2, AVX-512F and BW.
                 Kind::Avx512 => unsafe { x86_64::avx512::$name($($arg),*) },
                 #[cfg(all(
@@ -333,11 +310,7 @@ macro_rules! selected_kernels {
         #[inline(always)]
         pub(crate) fn $name($($arg: $ty),*) -> $ret {
             let id = SELECTED.load(Ordering::Relaxed);
-            #[cfg(all(
-                target_arch = "x86_64",
-                httpspan_avx512,
-                not(any(miri, httpspan_force_scalar))
-            ))]
+            #[cfg(all(httpspan_avx512, not(any(miri, httpspan_force_scalar))))]
             if id == Kind::Avx512 as u8 {
                 // SAFETY: only `choose` and `force` store an id, and only that of a `Backend`,
                 // which exists only once the CPU is known to have its feature.
@@ -371,11 +344,7 @@ pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
     #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
     {
         let id = SELECTED.load(Ordering::Relaxed);
-        #[cfg(all(
-            target_arch = "x86_64",
-            httpspan_avx512,
-            not(any(miri, httpspan_force_scalar))
-        ))]
+        #[cfg(httpspan_avx512)]
         if id == Kind::Avx512 as u8 {
             // SAFETY: only `choose` and `force` store an id, and only that of a `Backend`,
             // which exists only once the CPU is known to have its feature.
