@@ -60,7 +60,9 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
     }
 
     /// A cursor over `buf`, shorter than one block, that has classified all of it: its searches
-    /// never load a block.
+    /// never load a block. For the small-head copy of the engine, which exists where the
+    /// backend is chosen at run time.
+    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
     #[inline(always)]
     pub(crate) fn whole(engine: E, buf: &'a [u8]) -> Self {
         debug_assert!(buf.len() < BLOCK);
