@@ -142,18 +142,20 @@ pub use writer::{
 };
 
 /// The name of the scanning backend this process uses: `"avx512"`, `"avx2"`, `"sse4.2"`,
-/// `"neon"`, `"simd128"` or `"scalar"`.
+/// `"neon"`, `"simd128"`, `"swar"` (eight bytes a word, in portable code) or `"scalar"` (the
+/// byte-at-a-time reference, only when asked for).
 ///
 /// On x86_64 with the `std` feature the backend is chosen at the first parse from what the CPU
 /// supports (AVX-512 needs AVX-512F, BW and VBMI2, and a crate built by Rust 1.89 or later); without
 /// `std`, and on the other targets, from the target features the crate was
 /// compiled with (NEON on aarch64, `+simd128` on wasm32). Building with
-/// `RUSTFLAGS="--cfg httpspan_force_scalar"` (or under Miri) leaves only the scalar reference.
+/// `RUSTFLAGS="--cfg httpspan_force_scalar"` (or under Miri) leaves only the portable backends,
+/// SWAR and the scalar reference; so does a target without a SIMD backend.
 /// Every backend gives exactly the same results; only the speed differs.
 ///
 /// ```
 /// let name = httpspan::backend_name();
-/// assert!(["avx512", "avx2", "sse4.2", "neon", "simd128", "scalar"].contains(&name));
+/// assert!(["avx512", "avx2", "sse4.2", "neon", "simd128", "swar", "scalar"].contains(&name));
 /// ```
 pub fn backend_name() -> &'static str {
     scan::backend_name()

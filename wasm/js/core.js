@@ -91,7 +91,7 @@ export function attach(exports, file) {
  * Which module is loaded: `file` is the module file chosen (httpspan_wasm_bg.wasm, or
  * httpspan_wasm_baseline_bg.wasm on an engine without SIMD128), `simd128` whether the module
  * was compiled with SIMD128 (asked from the module itself), `backend` the scanning backend the
- * parser runs on in it (`simd128` or `scalar`).
+ * parser runs on in it (`simd128`, or `swar` in the baseline module).
  */
 export function buildInfo() {
   if (build === null) notLoaded();

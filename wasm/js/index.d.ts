@@ -400,7 +400,7 @@ export interface BuildInfo {
   file: string;
   /** Whether the loaded module was compiled with SIMD128. */
   simd128: boolean;
-  /** The scanning backend the parser uses in the loaded module: 'simd128' or 'scalar'. */
+  /** The scanning backend the parser uses in the loaded module: 'simd128', or 'swar' in the baseline module. */
   backend: string;
 }
 

@@ -184,7 +184,7 @@ pub fn simd128() -> bool {
 }
 
 /// Where the name of the scanning backend the core uses in this module is in the module's
-/// memory (ASCII, [`backend_len`] bytes): `simd128` in the SIMD128 build, `scalar` in the
+/// memory (ASCII, [`backend_len`] bytes): `simd128` in the SIMD128 build, `swar` in the
 /// baseline one (see `httpspan::backend_name`).
 #[wasm_bindgen]
 pub fn backend() -> usize {

@@ -77,7 +77,7 @@ test('the baseline build has no SIMD128 and is chosen where the engine lacks it'
     cwd: pkg,
     env: { ...process.env, HTTPSPAN_WASM_BUILD: 'baseline' },
   });
-  assert.deepEqual(JSON.parse(out), { file: FILES.baseline, simd128: false, backend: 'scalar', target: '/x' });
+  assert.deepEqual(JSON.parse(out), { file: FILES.baseline, simd128: false, backend: 'swar', target: '/x' });
   assert.equal(parseRequest(new TextEncoder().encode('GET /x HTTP/1.1\r\nHost: a\r\n\r\n')).target, '/x');
 });
 

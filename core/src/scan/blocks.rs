@@ -17,6 +17,9 @@
 //! into. The masks mark every byte past the end of the buffer as outside every class, so a
 //! search stops at the end at the latest and the caller tells "incomplete" from "invalid" by
 //! comparing with the length.
+//!
+//! An engine without vector registers searches instead (see [`Engine::SEARCHES`]): each question
+//! is a run from `from`, and nothing is cached.
 
 use super::{ByteClass, Engine, BLOCK, FIELD_CLASSES};
 
@@ -98,6 +101,9 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
 
     #[inline(always)]
     fn next_outside(&mut self, class: FieldClass, mut from: usize) -> usize {
+        if E::SEARCHES {
+            return search(self.engine, self.buf, from, FIELD_CLASSES[class as usize]);
+        }
         loop {
             let offset = from.wrapping_sub(self.at);
             if offset < BLOCK {
@@ -137,6 +143,9 @@ pub(crate) fn next_outside_one<E: Engine>(
     mut from: usize,
     class: ByteClass,
 ) -> usize {
+    if E::SEARCHES {
+        return search(engine, buf, from, class);
+    }
     loop {
         if from >= buf.len() {
             return buf.len();
@@ -149,4 +158,15 @@ pub(crate) fn next_outside_one<E: Engine>(
         }
         from += BLOCK;
     }
+}
+
+/// The first byte of `buf` at or after `from` outside `class`, for an engine that searches
+/// instead of classifying blocks ([`Engine::SEARCHES`]): `buf.len()` or past it if there is none.
+#[inline(always)]
+fn search<E: Engine>(engine: E, buf: &[u8], from: usize, class: ByteClass) -> usize {
+    let rest = buf.get(from..).unwrap_or(&[]);
+    let run = engine.class_run(rest, class);
+    #[cfg(test)]
+    super::counter::add(rest.len(), run);
+    from + run
 }

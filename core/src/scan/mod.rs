@@ -13,6 +13,8 @@
 pub(crate) mod arch;
 pub(crate) mod class;
 pub(crate) mod scalar;
+#[cfg(httpspan_swar)]
+pub(crate) mod swar;
 
 /// The kernels a backend provides. Each returns an index into `bytes`, `bytes.len()` when the
 /// whole input belongs to the class.
@@ -142,6 +144,18 @@ pub(crate) trait Engine: Copy {
     /// [`Kernels::classify_one`], without the test counter (see [`blocks`]).
     fn one_class_block(self, bytes: &[u8], at: usize, class: ByteClass) -> u64;
 
+    /// Whether the walk asks this engine for the length of a run ([`class_run`](Self::class_run))
+    /// instead of classifying blocks: an engine without vector registers, which pays more for a
+    /// block of masks than for scanning the few bytes the walk asks about (see the `swar` module).
+    const SEARCHES: bool = false;
+    /// The length of the leading run of `bytes` inside `class`, for an engine that
+    /// [`SEARCHES`](Self::SEARCHES); a byte at a time through the class table unless the engine
+    /// has a faster kernel for the class.
+    #[inline(always)]
+    fn class_run(self, bytes: &[u8], class: ByteClass) -> usize {
+        scalar::class_len(bytes, class)
+    }
+
     /// See [`Kernels::line_special`].
     #[inline(always)]
     fn line_special(self, bytes: &[u8]) -> usize {
@@ -175,6 +189,20 @@ impl Engine for Selected {
     fn one_class_block(self, bytes: &[u8], at: usize, class: ByteClass) -> u64 {
         arch::active::classify_one(bytes, at, class)
     }
+
+    /// Where no SIMD backend is compiled in, the backend in use is the SWAR one (or the scalar
+    /// reference, when asked for): both search.
+    const SEARCHES: bool = !arch::SOME_SIMD_BACKEND;
+
+    #[inline(always)]
+    fn class_run(self, bytes: &[u8], class: ByteClass) -> usize {
+        match class {
+            ByteClass::Token => arch::active::token_len(bytes),
+            ByteClass::Value => arch::active::field_value_len(bytes),
+            ByteClass::Target => arch::active::target_len(bytes),
+            _ => scalar::class_len(bytes, class),
+        }
+    }
 }
 
 /// The scalar reference as an engine, for the scalar instantiation of the head engine where the
@@ -198,6 +226,41 @@ impl Engine for ScalarEngine {
     #[inline(always)]
     fn one_class_block(self, bytes: &[u8], at: usize, class: ByteClass) -> u64 {
         <scalar::Scalar as Kernels>::classify_one(bytes, at, class)
+    }
+}
+
+/// The SWAR backend as an engine, for its instantiation of the head engine where the backend is
+/// chosen at run time (an x86_64 CPU without SSE4.2, or the backend asked for): it searches.
+#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+#[derive(Clone, Copy)]
+pub(crate) struct SwarEngine;
+
+#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+impl Engine for SwarEngine {
+    #[inline(always)]
+    fn line_special_long(self, bytes: &[u8]) -> usize {
+        <swar::Swar as Kernels>::line_special(bytes)
+    }
+
+    #[inline(always)]
+    fn fields_block(self, bytes: &[u8], at: usize) -> [u64; 2] {
+        <swar::Swar as Kernels>::classify_fields(bytes, at)
+    }
+
+    #[inline(always)]
+    fn one_class_block(self, bytes: &[u8], at: usize, class: ByteClass) -> u64 {
+        <swar::Swar as Kernels>::classify_one(bytes, at, class)
+    }
+
+    const SEARCHES: bool = true;
+
+    #[inline(always)]
+    fn class_run(self, bytes: &[u8], class: ByteClass) -> usize {
+        match class {
+            ByteClass::Token => <swar::Swar as Kernels>::token_len(bytes),
+            ByteClass::Value => <swar::Swar as Kernels>::field_value_len(bytes),
+            _ => scalar::class_len(bytes, class),
+        }
     }
 }
 

@@ -45,6 +45,13 @@ macro_rules! run {
     };
 }
 
+/// Length of the leading run of `bytes` inside `class`, a byte at a time. Inlined with a constant
+/// class, the class's flag and presence fold.
+#[inline(always)]
+pub(crate) fn class_len(bytes: &[u8], class: ByteClass) -> usize {
+    run_with(bytes, class.flag(), class.present())
+}
+
 /// Length of the leading run of `bytes` whose bytes have `flag` (or, with `present` false, lack
 /// it).
 #[inline(always)]

@@ -11,7 +11,8 @@
 //! | SSE4.2 | 16 bytes | x86_64, the same way, when AVX2 is missing |
 //! | NEON | 16 bytes | aarch64, at compile time |
 //! | SIMD128 | 16 bytes | wasm32 compiled with `+simd128` |
-//! | scalar | bytes | otherwise, under Miri, and with `--cfg httpspan_force_scalar` |
+//! | SWAR | 8-byte words | otherwise (compiled where no SIMD backend is fixed at compile time), under Miri, and with `--cfg httpspan_force_scalar` |
+//! | scalar | bytes | only when asked for: the reference the others are tested against |
 //!
 //! The choice is made once and cached in an atomic. With `std`, the environment variable
 //! `HTTPSPAN_BACKEND` (read at that moment) may name another backend the CPU supports, so that
@@ -21,6 +22,8 @@
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::scalar::Scalar;
+#[cfg(httpspan_swar)]
+use super::swar::Swar;
 use super::{ByteClass, Kernels, WithEngine};
 
 /// Items compiled wherever some SIMD backend is: one condition for all of them.
@@ -61,6 +64,17 @@ mod aarch64;
 ))]
 mod wasm32;
 
+/// Whether some SIMD backend is compiled in: where none is, the engine searches (see
+/// [`Engine::SEARCHES`](super::Engine::SEARCHES)).
+pub(crate) const SOME_SIMD_BACKEND: bool = cfg!(all(
+    not(any(miri, httpspan_force_scalar)),
+    any(
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_feature = "neon"),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )
+));
+
 /// A scanning backend that this CPU can run.
 ///
 /// INVARIANT: a `Backend` other than scalar exists only once its CPU feature has been confirmed
@@ -69,11 +83,14 @@ mod wasm32;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Backend(Kind);
 
-/// `httpspan_avx512` (set by `core/build.rs`, for x86_64 targets only) gates the AVX-512 kind.
+/// `httpspan_avx512` (set by `core/build.rs`, for x86_64 targets only) gates the AVX-512 kind,
+/// `httpspan_swar` (set by it where no SIMD backend is fixed at compile time) the SWAR kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 enum Kind {
     Scalar = 1,
+    #[cfg(httpspan_swar)]
+    Swar = 7,
     #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
     Sse42 = 2,
     #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
@@ -97,6 +114,8 @@ enum Kind {
 /// Every backend compiled into this build, best last.
 const COMPILED: &[Kind] = &[
     Kind::Scalar,
+    #[cfg(httpspan_swar)]
+    Kind::Swar,
     #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
     Kind::Sse42,
     #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
@@ -121,6 +140,8 @@ impl Kind {
     const fn name(self) -> &'static str {
         match self {
             Kind::Scalar => "scalar",
+            #[cfg(httpspan_swar)]
+            Kind::Swar => "swar",
             #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
             Kind::Sse42 => "sse4.2",
             #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
@@ -147,6 +168,8 @@ impl Kind {
     const fn from_id(id: u8) -> Option<Kind> {
         match id {
             1 => Some(Kind::Scalar),
+            #[cfg(httpspan_swar)]
+            7 => Some(Kind::Swar),
             #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
             2 => Some(Kind::Sse42),
             #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
@@ -173,6 +196,8 @@ impl Kind {
     fn is_supported(self) -> bool {
         match self {
             Kind::Scalar => true,
+            #[cfg(httpspan_swar)]
+            Kind::Swar => true,
             #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
             Kind::Sse42 => x86_64_has!("sse4.2"),
             #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
@@ -241,6 +266,8 @@ macro_rules! kernel_methods {
         pub(crate) fn $name(self, $($arg: $ty),*) -> $ret {
             match self.0 {
                 Kind::Scalar => <Scalar as Kernels>::$name($($arg),*),
+                #[cfg(httpspan_swar)]
+                Kind::Swar => <Swar as Kernels>::$name($($arg),*),
                 #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
                 // SAFETY: the Backend invariant: the CPU has SSE4.2.
                 Kind::Sse42 => unsafe { x86_64::sse42::$name($($arg),*) },
@@ -366,13 +393,16 @@ pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
     task.run(super::Selected)
 }
 
-/// [`with_engine`] on x86_64 with the scalar backend, or before the first choice (which looks
+/// [`with_engine`] on x86_64 with the SWAR or the scalar backend, or before the first choice (which looks
 /// the backend up per kernel call). Out of line: inlined, the scalar engine's walk made the
 /// dispatch, which every parse runs, save and restore six registers around the SIMD engine's
 /// call (about 20 instructions a parse).
 #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
 #[inline(never)]
 fn other_engines<T: WithEngine>(task: T, id: u8) -> T::Output {
+    if id == Kind::Swar as u8 {
+        return task.run(super::SwarEngine);
+    }
     if id == Kind::Scalar as u8 {
         return task.run(super::ScalarEngine);
     }
