@@ -259,6 +259,7 @@ impl Engine for SwarEngine {
         match class {
             ByteClass::Token => <swar::Swar as Kernels>::token_len(bytes),
             ByteClass::Value => <swar::Swar as Kernels>::field_value_len(bytes),
+            ByteClass::Target => <swar::Swar as Kernels>::target_len(bytes),
             _ => scalar::class_len(bytes, class),
         }
     }
