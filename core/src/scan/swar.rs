@@ -181,11 +181,17 @@ mod tests {
             (Swar::target_len, Scalar::target_len),
             (Swar::field_value_len, Scalar::field_value_len),
         ];
+        // Under Miri, which runs this backend's engine and whose every step costs, a sample: the
+        // bytes at the edges of the classes, and lengths up to a word and a tail.
+        let bytes = (0..=255u8)
+            .filter(|&b| !cfg!(miri) || b"\0\t\n\r\x1f \"(:\x7e\x7f\x80\xa0\xff".contains(&b));
+        let bytes: std::vec::Vec<u8> = bytes.collect();
+        let longest = if cfg!(miri) { 11 } else { 27 };
         let mut compared = 0;
         for (swar, scalar) in kernels {
-            for len in 0..=27 {
+            for len in 0..=longest {
                 for at in 0..len {
-                    for b in 0..=255u8 {
+                    for &b in &bytes {
                         for variant in 0..3 {
                             let mut bytes = [b'a'; 27];
                             bytes[at] = b;
@@ -207,7 +213,10 @@ mod tests {
                 }
             }
         }
-        assert!(compared > 300_000, "{compared}");
+        assert!(
+            compared > if cfg!(miri) { 5_000 } else { 300_000 },
+            "{compared}"
+        );
     }
 
     /// Runs of field-value bytes that include HTAB and obs-text, whose neighbours a borrow or a

@@ -472,7 +472,7 @@ mod tests {
     #[test]
     #[cfg_attr(
         miri,
-        ignore = "compares SIMD backends with scalar; under Miri only scalar is compiled"
+        ignore = "every byte at every position is too slow under Miri; swar.rs samples its kernels there"
     )]
     fn every_byte_at_every_position_matches_scalar() {
         let mut buf = [0u8; 132];
@@ -517,7 +517,7 @@ mod tests {
     #[test]
     #[cfg_attr(
         miri,
-        ignore = "compares SIMD backends with scalar; under Miri only scalar is compiled"
+        ignore = "every byte at every position is too slow under Miri; swar.rs samples its kernels there"
     )]
     fn the_first_of_several_stops_is_found() {
         // A deterministic mix of class bytes and stops, at many lengths and offsets.
@@ -562,7 +562,7 @@ mod tests {
     #[test]
     #[cfg_attr(
         miri,
-        ignore = "compares SIMD backends with scalar; under Miri only scalar is compiled"
+        ignore = "every byte at every position is too slow under Miri; swar.rs samples its kernels there"
     )]
     fn every_byte_at_every_position_classifies_as_scalar() {
         // Every byte value at every position of buffers of many lengths: input `v` of a
