@@ -1095,7 +1095,10 @@ impl<const N: usize> Head<N> {
                     if seen.is_some() {
                         return Err(Error::new(ErrorKind::DuplicateContentLength, line));
                     }
-                    syntax::content_length(value).map_err(at)?
+                    match syntax::few_digits(value) {
+                        Some(n) => n,
+                        None => syntax::content_length(value).map_err(at)?,
+                    }
                 } else {
                     syntax::content_length_list(value, seen).map_err(|e| match e {
                         Some(e) => at(e),
