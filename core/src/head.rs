@@ -572,14 +572,15 @@ impl<const N: usize> Head<N> {
         // Stage 1, lazily: the cursor classifies blocks as the walk below reaches them (a head
         // under one block it has classified already; see `run_small`).
         let engine = blocks.engine();
+        // The phases in their order, each falling through to the next: a phase a line moves on
+        // from is left with `self.phase` just written, so the compiler knows the next test's
+        // answer and a head parsed in one call goes from phase to phase with no dispatch.
         loop {
-            match self.phase {
-                Phase::Leading => {
-                    let pos = self.line_start as usize;
-                    if S::KIND == HeadKind::Trailers {
-                        self.begin(pos, Phase::Fields);
-                        continue;
-                    }
+            if self.phase == Phase::Leading {
+                let pos = self.line_start as usize;
+                if S::KIND == HeadKind::Trailers {
+                    self.begin(pos, Phase::Fields);
+                } else {
                     match buf.get(pos) {
                         None => return Ok(Status::Partial),
                         Some(b'\r' | b'\n') => {
@@ -600,47 +601,43 @@ impl<const N: usize> Head<N> {
                             }
                             self.empty_lines += 1;
                             self.next_line(next, Phase::Leading);
+                            continue;
                         }
                         _ => self.begin(pos, Phase::StartLine),
                     }
                 }
-                Phase::StartLine => {
-                    if self.start_line_in_one_pass(buf, start, &mut blocks) {
-                        continue;
-                    }
+            }
+            if self.phase == Phase::StartLine
+                && !self.start_line_in_one_pass(buf, start, &mut blocks)
+            {
+                let Some((end, next)) = self.find_line_end(S::KIND, buf, engine)? else {
+                    return Ok(Status::Partial);
+                };
+                let pos = self.line_start as usize;
+                self.version = start.parse(&buf[pos..end], pos, &self.lenient)?;
+                self.next_line(next, Phase::Fields);
+            }
+            if self.phase == Phase::Fields {
+                // An obs-fold can continue a line past its CRLF, which the one-pass check
+                // does not look for: with `obs_fold` every line takes the general path.
+                if self.lenient.obs_fold || !self.fields_in_one_pass::<S, E>(buf, &mut blocks)? {
                     let Some((end, next)) = self.find_line_end(S::KIND, buf, engine)? else {
                         return Ok(Status::Partial);
                     };
                     let pos = self.line_start as usize;
-                    self.version = start.parse(&buf[pos..end], pos, &self.lenient)?;
-                    self.next_line(next, Phase::Fields);
-                }
-                Phase::Fields => {
-                    // An obs-fold can continue a line past its CRLF, which the one-pass check
-                    // does not look for: with `obs_fold` every line takes the general path.
-                    if !self.lenient.obs_fold
-                        && self.fields_in_one_pass::<S, E>(buf, &mut blocks)?
-                    {
-                        continue;
-                    }
-                    let Some((end, next)) = self.find_line_end(S::KIND, buf, engine)? else {
-                        return Ok(Status::Partial);
-                    };
-                    let pos = self.line_start as usize;
-                    if end == pos {
-                        self.check_complete(S::KIND, pos)?;
-                        self.next_line(next, Phase::Done);
-                    } else {
+                    if end != pos {
                         self.field_line(S::KIND, buf, pos, end)?;
                         self.next_line(next, Phase::Fields);
+                        continue;
                     }
-                }
-                Phase::Done => {
-                    return Ok(Status::Complete {
-                        head_len: self.line_start as usize,
-                    })
+                    self.check_complete(S::KIND, pos)?;
+                    self.next_line(next, Phase::Done);
                 }
             }
+            debug_assert!(self.phase == Phase::Done);
+            return Ok(Status::Complete {
+                head_len: self.line_start as usize,
+            });
         }
     }
 
