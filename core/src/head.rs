@@ -441,7 +441,7 @@ impl<const N: usize, S: StartLine> WithEngine for ParseTask<'_, N, S> {
         let buf = &self.buf[..self.buf.len().min(scan::BLOCK - 1)];
         // The whole buffer is one block: classified once, up front, every search of the walk
         // is a shift of its masks, with no test for a block to load.
-        let blocks = FieldBlocks::whole(engine, buf);
+        let blocks = FieldBlocks::whole(scan::WholeBuffer(engine), buf);
         self.head.parse_with(buf, self.start, blocks)
     }
 }

@@ -64,11 +64,11 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
 
     /// A cursor over `buf`, shorter than one block, that has classified all of it: its searches
     /// never load a block. For the small-head copy of the engine, which exists where the
-    /// backend is chosen at run time.
+    /// backend is chosen at run time, with an engine that says so ([`Engine::WHOLE_BUFFER`]).
     #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
     #[inline(always)]
     pub(crate) fn whole(engine: E, buf: &'a [u8]) -> Self {
-        debug_assert!(buf.len() < BLOCK);
+        debug_assert!(buf.len() < BLOCK && E::WHOLE_BUFFER);
         let mut blocks = Self::new(engine, buf);
         // Not needed for the result: a block at or past the end classifies as all outside. But
         // without the test the small-head copy compiled slower (the 35-byte request 21.0 ->
@@ -103,6 +103,17 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
     fn next_outside(&mut self, class: FieldClass, mut from: usize) -> usize {
         if E::SEARCHES {
             return search(self.engine, self.buf, from, FIELD_CLASSES[class as usize]);
+        }
+        if E::WHOLE_BUFFER {
+            // The block at 0 holds every byte of the buffer, and marks the bytes past its end,
+            // up to the 64th, as outside: from an offset in it the search ends in it, and from
+            // any other there is nothing to find (`from + 64` is past the end). No block to load.
+            let bits = if from < BLOCK {
+                self.masks[class as usize] >> from
+            } else {
+                0
+            };
+            return from + bits.trailing_zeros() as usize;
         }
         loop {
             let offset = from.wrapping_sub(self.at);

@@ -148,6 +148,10 @@ pub(crate) trait Engine: Copy {
     /// instead of classifying blocks: an engine without vector registers, which pays more for a
     /// block of masks than for scanning the few bytes the walk asks about (see the `swar` module).
     const SEARCHES: bool = false;
+    /// Whether the walk's block cursor classified its whole buffer, shorter than one block,
+    /// before the walk (see `FieldBlocks::whole`): a search is then a shift of the cached masks,
+    /// and never loads a block. An engine of the small-head copy, [`WholeBuffer`].
+    const WHOLE_BUFFER: bool = false;
     /// The length of the leading run of `bytes` inside `class`, for an engine that
     /// [`SEARCHES`](Self::SEARCHES); a byte at a time through the class table unless the engine
     /// has a faster kernel for the class.
@@ -226,6 +230,38 @@ impl Engine for ScalarEngine {
     #[inline(always)]
     fn one_class_block(self, bytes: &[u8], at: usize, class: ByteClass) -> u64 {
         <scalar::Scalar as Kernels>::classify_one(bytes, at, class)
+    }
+}
+
+/// `E` in the small-head copy of the head engine, where the backend is chosen at run time: a
+/// buffer under one block, classified whole before the walk ([`Engine::WHOLE_BUFFER`]).
+#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+#[derive(Clone, Copy)]
+pub(crate) struct WholeBuffer<E>(pub(crate) E);
+
+#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+impl<E: Engine> Engine for WholeBuffer<E> {
+    #[inline(always)]
+    fn line_special_long(self, bytes: &[u8]) -> usize {
+        self.0.line_special_long(bytes)
+    }
+
+    #[inline(always)]
+    fn fields_block(self, bytes: &[u8], at: usize) -> [u64; 2] {
+        self.0.fields_block(bytes, at)
+    }
+
+    #[inline(always)]
+    fn one_class_block(self, bytes: &[u8], at: usize, class: ByteClass) -> u64 {
+        self.0.one_class_block(bytes, at, class)
+    }
+
+    const SEARCHES: bool = E::SEARCHES;
+    const WHOLE_BUFFER: bool = true;
+
+    #[inline(always)]
+    fn class_run(self, bytes: &[u8], class: ByteClass) -> usize {
+        self.0.class_run(bytes, class)
     }
 }
 
