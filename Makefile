@@ -207,8 +207,9 @@ conformance-matrix-check: setup
 	@command -v node >/dev/null || { echo "error: node is needed for the llhttp column of the smuggling matrix" >&2; exit 1; }
 	$(CARGO) run --quiet -p conformance --example matrix -- --check docs/conformance.md
 
-# The core crate's tests under Miri (nightly), which checks every memory access the scalar
-# path makes; property tests run 3 cases each under Miri.
+# The core crate's tests under Miri (nightly), which checks every memory access the portable
+# paths make (the SWAR engine, and the scalar reference where a test asks for it); property
+# tests run 3 cases each under Miri.
 miri: nightly-setup
 	@rustup component list --installed --toolchain $(NIGHTLY) | grep -q "^miri" || rustup component add miri rust-src --toolchain $(NIGHTLY)
 	$(CARGO) +$(NIGHTLY) miri test -p httpspan
