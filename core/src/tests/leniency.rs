@@ -255,7 +255,12 @@ fn obs_fold_resumes_without_rescanning_the_line() {
     let mut req = Request::with_limits(all_options());
     assert!(parse_growing(&mut req, LARGE).unwrap().is_complete());
     let byte_by_byte = counter::take();
-    assert!(one_shot <= 2 * LARGE.len(), "one shot scanned {one_shot}");
+    // With `obs_fold` only the start line takes the one-pass path, whose window classifies
+    // the block after the line's too (see `scan::blocks`): one block more than twice the head.
+    assert!(
+        one_shot <= 2 * LARGE.len() + 64,
+        "one shot scanned {one_shot}"
+    );
     // Waiting for the byte after each line end looks at the line end again: at most two
     // extra bytes per call.
     assert!(

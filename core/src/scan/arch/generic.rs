@@ -436,6 +436,8 @@ macro_rules! engine {
         // `#[target_feature]` functions above, which the compiler may decline to inline: inlined,
         // their constants are loaded once per parse instead of once per line.
         impl $crate::scan::Engine for Engine {
+            const CLASSIFIES_AHEAD: bool = true;
+
             #[inline(always)]
             fn line_special_long(self, bytes: &[u8]) -> usize {
                 use $crate::scan::{arch::generic::run_len, ByteClass};
