@@ -26,7 +26,7 @@
 //! per block. The block after the cached one depends only on where the cached one starts, so
 //! the CPU classifies it while the walk goes through the cached one, and the walk finds its masks
 //! ready. Where the head engine is compiled per backend (x86_64) that made the medium and large
-//! heads 7 to 9 % faster (AVX-512), for 6 to 9 % more instructions; in the wasm module it made
+//! heads 7 to 9 % faster (AVX-512), for 5 to 11 % more instructions (AVX2); in the wasm module it made
 //! no difference but to the module's size, so there (and wherever the engine is not compiled
 //! per backend: [`Engine::CLASSIFIES_AHEAD`]) blocks are classified as the walk reaches them.
 //!

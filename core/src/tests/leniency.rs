@@ -255,8 +255,9 @@ fn obs_fold_resumes_without_rescanning_the_line() {
     let mut req = Request::with_limits(all_options());
     assert!(parse_growing(&mut req, LARGE).unwrap().is_complete());
     let byte_by_byte = counter::take();
-    // With `obs_fold` only the start line takes the one-pass path, whose window classifies
-    // the block after the line's too (see `scan::blocks`): one block more than twice the head.
+    // With `obs_fold` only the start line takes the one-pass path, whose block cursor also
+    // classifies the block after the line's, ahead (see `scan::blocks`): one block more than
+    // twice the head.
     assert!(
         one_shot <= 2 * LARGE.len() + 64,
         "one shot scanned {one_shot}"
