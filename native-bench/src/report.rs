@@ -220,15 +220,23 @@ fn xml_text(s: &str) -> String {
 
 /// A horizontal bar chart of the ratios on a log scale, with the line at 1x (equal speed).
 pub fn svg(machine: &Machine, lines: &[Line]) -> String {
-    const LABEL: f64 = 430.0;
     const PLOT: f64 = 420.0;
+    // An upper bound on a character's width at 12 px sans-serif: the label column is as wide as
+    // its longest label, so that none runs off the left edge (the writer rows' are long).
+    const CHAR_WIDTH: f64 = 6.5;
     const BAR: f64 = 18.0;
     const GAP: f64 = 6.0;
     const TOP: f64 = 50.0;
+    let labels: Vec<String> = lines
+        .iter()
+        .map(|l| format!("{} · {} vs {}", l.title, l.input, l.theirs_name))
+        .collect();
+    let longest = labels.iter().map(|t| t.chars().count()).max().unwrap_or(0);
+    let label_width = (longest as f64 * CHAR_WIDTH + 16.0).max(200.0);
     // Log scale from 1/32x to 32x.
-    let x = |ratio: f64| LABEL + PLOT * (ratio.log2().clamp(-5.0, 5.0) + 5.0) / 10.0;
+    let x = |ratio: f64| label_width + PLOT * (ratio.log2().clamp(-5.0, 5.0) + 5.0) / 10.0;
     let height = TOP + lines.len() as f64 * (BAR + GAP) + 40.0;
-    let width = LABEL + PLOT + 80.0;
+    let width = label_width + PLOT + 80.0;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -245,7 +253,7 @@ pub fn svg(machine: &Machine, lines: &[Line]) -> String {
         machine.backend,
         xml_text(machine.rustc)
     );
-    for (i, l) in lines.iter().enumerate() {
+    for (i, (l, label)) in lines.iter().zip(&labels).enumerate() {
         let y = TOP + i as f64 * (BAR + GAP);
         let (from, to) = (x(1.0), x(l.ratio()));
         let (left, w) = if to >= from {
@@ -260,14 +268,12 @@ pub fn svg(machine: &Machine, lines: &[Line]) -> String {
         };
         let _ = writeln!(
             out,
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{} · {} vs {}</text>\
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>\
              <rect x=\"{left:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{BAR}\" fill=\"{colour}\"/>\
              <text x=\"{:.1}\" y=\"{:.1}\">{:.2}x</text>",
-            LABEL - 8.0,
+            label_width - 8.0,
             y + BAR - 5.0,
-            xml_text(l.title),
-            xml_text(l.input),
-            xml_text(l.theirs_name),
+            xml_text(label),
             left + w + 4.0,
             y + BAR - 5.0,
             l.ratio()
