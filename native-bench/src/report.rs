@@ -221,8 +221,9 @@ fn xml_text(s: &str) -> String {
 /// A horizontal bar chart of the ratios on a log scale, with the line at 1x (equal speed).
 pub fn svg(machine: &Machine, lines: &[Line]) -> String {
     const PLOT: f64 = 420.0;
-    // An upper bound on a character's width at 12 px sans-serif: the label column is as wide as
-    // its longest label, so that none runs off the left edge (the writer rows' are long).
+    // A generous average width of a character of these labels at 12 px sans-serif (not a bound:
+    // a label of capitals would be wider): the label column is as wide as its longest label, so
+    // that none runs off the left edge (the writer rows' are long).
     const CHAR_WIDTH: f64 = 6.5;
     const BAR: f64 = 18.0;
     const GAP: f64 = 6.0;

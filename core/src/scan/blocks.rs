@@ -20,15 +20,11 @@
 //! so a search stops at the end at the latest and the caller tells "incomplete" from "invalid"
 //! by comparing with the length.
 //!
-//! Why one block ahead: the walk over a head is a chain of dependent steps (a line's start, its
-//! colon, its CR, the next line's start), and a block classified when the walk reaches it puts
-//! the classifier's whole latency (a load, shuffles, compares, a movemask) into that chain once
-//! per block. The block after the cached one depends only on where the cached one starts, so
-//! the CPU classifies it while the walk goes through the cached one, and the walk finds its masks
-//! ready. Where the head engine is compiled per backend (x86_64) that made the medium and large
-//! heads 7 to 9 % faster (AVX-512), for 5 to 11 % more instructions (AVX2); in the wasm module it made
-//! no difference but to the module's size, so there (and wherever the engine is not compiled
-//! per backend: [`Engine::CLASSIFIES_AHEAD`]) blocks are classified as the walk reaches them.
+//! Why one block ahead: the block after the cached one depends only on where the cached one
+//! starts, so the CPU classifies it while the walk, a chain of dependent steps, goes through the
+//! cached one, instead of putting the classifier's latency into that chain once per block. It
+//! is on only where it was measured to pay ([`Engine::CLASSIFIES_AHEAD`]); docs/architecture.md
+//! gives the figures.
 //!
 //! An engine without vector registers searches instead (see [`Engine::SEARCHES`]): each question
 //! is a run from `from`, and nothing is cached.
