@@ -102,6 +102,7 @@ mod chunked;
 #[cfg(feature = "tokio")]
 pub mod codec;
 mod error;
+mod framing;
 mod head;
 mod known;
 mod limits;
@@ -127,7 +128,8 @@ struct ReadmeDoctests;
 
 pub use chunked::{Chunk, ChunkedDecoder};
 pub use error::{Error, ErrorKind};
-pub use head::{unfold, Field, Framing, Status, Unfolded};
+pub use framing::Framing;
+pub use head::{unfold, Field, Status, Unfolded};
 pub use known::KnownHeader;
 pub use limits::{Leniency, Limits};
 pub use request::Request;

@@ -1,7 +1,8 @@
 //! Requests.
 
 use crate::error::{Error, ErrorKind};
-use crate::head::{field_accessors, Framing, Head, HeadKind, StartLine, Status};
+use crate::framing::Framing;
+use crate::head::{field_accessors, Head, HeadKind, StartLine, Status};
 use crate::limits::{Leniency, Limits};
 use crate::scan::{self, blocks, blocks::FieldBlocks, ByteClass, Engine};
 use crate::span::Span;
@@ -141,6 +142,12 @@ impl<const N: usize> Default for Request<N> {
 }
 
 impl<const N: usize> Request<N> {
+    /// [`parse`](Self::parse) with every line through the precise path.
+    #[cfg(test)]
+    pub(crate) fn parse_precise(&mut self, buf: &[u8]) -> Result<Status, Error> {
+        self.head.parse_precise(buf, &mut self.line)
+    }
+
     /// Parses the request head at the start of `buf`, or resumes a parse that returned
     /// [`Status::Partial`].
     ///
@@ -182,24 +189,21 @@ impl<const N: usize> Request<N> {
 
     /// The declared Content-Length.
     pub fn content_length(&self) -> Option<u64> {
-        self.head.content_length()
+        self.head.framing().content_length()
     }
 
     /// Whether the body is chunked.
     pub fn is_chunked(&self) -> bool {
-        self.head.is_chunked()
+        self.head.framing().is_chunked()
     }
 
     /// Whether the connection stays open after this request (RFC 9112 9.3).
     pub fn keep_alive(&self) -> bool {
-        self.head.keep_alive()
+        self.head.framing().keep_alive(self.head.version())
     }
 
     /// How the body is delimited: chunked, a Content-Length, or no body at all (RFC 9112 6.3).
     pub fn framing(&self) -> Framing {
-        match self.head.field_framing() {
-            Framing::UntilClose => Framing::NoBody,
-            framing => framing,
-        }
+        self.head.framing().request_framing()
     }
 }

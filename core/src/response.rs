@@ -1,7 +1,8 @@
 //! Responses.
 
 use crate::error::{Error, ErrorKind};
-use crate::head::{field_accessors, Framing, Head, HeadKind, StartLine, Status};
+use crate::framing::{self, Answering, Framing};
+use crate::head::{field_accessors, Head, HeadKind, StartLine, Status};
 use crate::limits::{Leniency, Limits};
 use crate::scan::{self, blocks::FieldBlocks, Engine};
 use crate::span::Span;
@@ -96,15 +97,6 @@ impl StartLine for StatusLine {
     }
 }
 
-/// What the response answers, as far as its framing cares (RFC 9112 6.3).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-enum Answering {
-    #[default]
-    Other,
-    Head,
-    Connect,
-}
-
 /// A response head, parsed in place.
 ///
 /// Whether a response has a body depends on the request it answers: tell it with
@@ -165,11 +157,13 @@ impl<const N: usize> Response<N> {
     /// a response to HEAD has no body, and a 2xx response to CONNECT turns the connection into
     /// a tunnel. [`reset`](Self::reset) keeps it.
     pub fn set_request_method(&mut self, method: &[u8]) {
-        self.answering = match method {
-            b"HEAD" => Answering::Head,
-            b"CONNECT" => Answering::Connect,
-            _ => Answering::Other,
-        };
+        self.answering = Answering::of(method);
+    }
+
+    /// [`parse`](Self::parse) with every line through the precise path.
+    #[cfg(test)]
+    pub(crate) fn parse_precise(&mut self, buf: &[u8]) -> Result<Status, Error> {
+        self.head.parse_precise(buf, &mut self.line)
     }
 
     /// Parses the response head at the start of `buf`, or resumes a parse that returned
@@ -203,7 +197,7 @@ impl<const N: usize> Response<N> {
 
     /// The declared Content-Length.
     pub fn content_length(&self) -> Option<u64> {
-        self.head.content_length()
+        self.head.framing().content_length()
     }
 
     /// Whether the body is chunked: Transfer-Encoding ends in chunked and the response has a
@@ -220,28 +214,20 @@ impl<const N: usize> Response<N> {
     /// A 101, or a 2xx answer to CONNECT: after this head the connection no longer carries
     /// HTTP/1.1 (RFC 9112 6.3 rules 1 and 2).
     pub fn switches_protocols(&self) -> bool {
-        self.line.status == 101
-            || (self.answering == Answering::Connect && (200..300).contains(&self.line.status))
+        framing::switches_protocols(self.line.status, self.answering)
     }
 
     /// Whether the connection stays open after this response (RFC 9112 9.3). A body that runs
     /// until the connection closes means it does not.
     pub fn keep_alive(&self) -> bool {
-        self.head.keep_alive() && self.framing() != Framing::UntilClose
+        self.head.framing().keep_alive(self.head.version()) && self.framing() != Framing::UntilClose
     }
 
     /// How the body is delimited (RFC 9112 6.3): none for 1xx, 204, 304, answers to HEAD and
     /// tunnels; otherwise chunked, a Content-Length, or until the connection closes.
     pub fn framing(&self) -> Framing {
-        let status = self.line.status;
-        if status < 200
-            || status == 204
-            || status == 304
-            || self.answering == Answering::Head
-            || self.switches_protocols()
-        {
-            return Framing::NoBody;
-        }
-        self.head.field_framing()
+        self.head
+            .framing()
+            .response_framing(self.line.status, self.answering)
     }
 }

@@ -43,7 +43,8 @@ use core::ops::Range;
 
 use crate::chunked::{Chunk, ChunkedDecoder};
 use crate::error::{Error, ErrorKind};
-use crate::head::{Framing, Status};
+use crate::framing::Framing;
+use crate::head::Status;
 use crate::limits::Limits;
 use crate::request::Request;
 use crate::response::Response;

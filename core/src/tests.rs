@@ -56,8 +56,17 @@ fn described(
 /// A request parsed with `limits`: its result, and everything it tells as text (see
 /// `described`).
 fn parsed_request(limits: Limits, buf: &[u8]) -> (Result<Status, Error>, std::string::String) {
+    parsed_request_by(limits, buf, Request::parse)
+}
+
+/// [`parsed_request`] with `parse` (the public one, or the precise path alone).
+fn parsed_request_by(
+    limits: Limits,
+    buf: &[u8],
+    parse: fn(&mut Request, &[u8]) -> Result<Status, Error>,
+) -> (Result<Status, Error>, std::string::String) {
     let mut req = Request::with_limits(limits);
-    let result = req.parse(buf);
+    let result = parse(&mut req, buf);
     let facts = (req.method(), req.target(), req.version(), req.framing());
     let facts = (
         facts,
@@ -72,8 +81,17 @@ fn parsed_request(limits: Limits, buf: &[u8]) -> (Result<Status, Error>, std::st
 
 /// A response parsed with `limits`, as [`parsed_request`].
 fn parsed_response(limits: Limits, buf: &[u8]) -> (Result<Status, Error>, std::string::String) {
+    parsed_response_by(limits, buf, Response::parse)
+}
+
+/// [`parsed_response`] with `parse`, as [`parsed_request_by`].
+fn parsed_response_by(
+    limits: Limits,
+    buf: &[u8],
+    parse: fn(&mut Response, &[u8]) -> Result<Status, Error>,
+) -> (Result<Status, Error>, std::string::String) {
     let mut res = Response::with_limits(limits);
-    let result = res.parse(buf);
+    let result = parse(&mut res, buf);
     let facts = (
         res.status(),
         res.reason(),
@@ -94,12 +112,11 @@ fn parsed_response(limits: Limits, buf: &[u8]) -> (Result<Status, Error>, std::s
 /// whatever they accept, the general path accepts the same way, and they leave everything else
 /// to it. Every message below, and each with one byte changed at every
 /// position to each byte that matters to the grammar, must parse the same with them and
-/// without them (fast paths off, every line through the general path), in strict mode and
+/// without them (`parse_precise`: every line through the precise path), in strict mode and
 /// with every leniency: the same status or error (kind and offset), fields, known-header
 /// bitmap and index, and framing.
 #[test]
 fn one_pass_paths_agree_with_the_general_path() {
-    use crate::head::one_pass;
     let requests: &[&[u8]] = &[
         b"POST /a?b=c HTTP/1.1\r\nHost: example.com:8080\r\nContent-Length: 12\r\nConnection: keep-alive\r\n\r\n",
         b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
@@ -127,11 +144,26 @@ fn one_pass_paths_agree_with_the_general_path() {
     };
     let mut checked = 0;
     for limits in [Limits::DEFAULT, lenient] {
-        let request = |buf: &[u8]| parsed_request(limits, buf).1;
-        let response = |buf: &[u8]| parsed_response(limits, buf).1;
-        let mut check = |parse: &dyn Fn(&[u8]) -> std::string::String, buf: &[u8]| {
-            let with = parse(buf);
-            let without = one_pass::off(|| parse(buf));
+        // Each parse as the public `parse` does it, and with the precise path alone.
+        let request = |buf: &[u8], precise: bool| {
+            let parse = if precise {
+                Request::parse_precise
+            } else {
+                Request::parse
+            };
+            parsed_request_by(limits, buf, parse).1
+        };
+        let response = |buf: &[u8], precise: bool| {
+            let parse = if precise {
+                Response::parse_precise
+            } else {
+                Response::parse
+            };
+            parsed_response_by(limits, buf, parse).1
+        };
+        let mut check = |parse: &dyn Fn(&[u8], bool) -> std::string::String, buf: &[u8]| {
+            let with = parse(buf, false);
+            let without = parse(buf, true);
             assert_eq!(
                 with,
                 without,
@@ -141,7 +173,10 @@ fn one_pass_paths_agree_with_the_general_path() {
             checked += 1;
         };
         for (messages, parse) in [
-            (requests, &request as &dyn Fn(&[u8]) -> std::string::String),
+            (
+                requests,
+                &request as &dyn Fn(&[u8], bool) -> std::string::String,
+            ),
             (responses, &response),
         ] {
             // Under Miri, where every parse is slow, the first message and every eleventh

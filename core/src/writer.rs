@@ -8,10 +8,13 @@
 
 use core::fmt;
 
-use crate::error::ErrorKind;
+use crate::error::{Error, ErrorKind};
+use crate::framing::{self, Content, FramingFields};
+use crate::head::HeadKind;
 use crate::known::KnownHeader;
+use crate::limits::Leniency;
 use crate::scan;
-use crate::syntax::{self, ListItems, Version};
+use crate::syntax::Version;
 use crate::validate::{self, is_field_value, is_token};
 
 /// Why a write was refused. The call that returns it has written nothing.
@@ -307,26 +310,8 @@ pub fn write_chunk(buf: &mut [u8], data: &[u8]) -> Result<usize, WriteError> {
     put(buf, 0, &[size.as_bytes(), b"\r\n", data, b"\r\n"])
 }
 
-/// Which content a message may have, by its status (RFC 9110 6.4.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Content {
-    /// Requests and most responses.
-    Allowed,
-    /// 304: Content-Length or Transfer-Encoding may describe the selected representation, but no
-    /// body follows.
-    FieldsOnly,
-    /// 1xx and 204: no body, and no framing fields either.
-    None,
-}
-
-mod flag {
-    pub(super) const CONTENT_LENGTH: u8 = 1;
-    pub(super) const CHUNKED: u8 = 2;
-    pub(super) const HOST: u8 = 4;
-}
-
-/// The known header among those whose value the writer checks (framing, Host, Connection) that
-/// `name` is. Their lengths differ, so most names are ruled out by their length alone and the
+/// The known header among those whose value the framing rules check (framing, Host,
+/// Connection) that `name` is. Their lengths differ, so most names are ruled out by their length alone and the
 /// others by one case-insensitive compare.
 #[inline]
 fn checked_field(name: &[u8]) -> Option<KnownHeader> {
@@ -341,8 +326,8 @@ fn checked_field(name: &[u8]) -> Option<KnownHeader> {
         .then_some(known)
 }
 
-/// What the two writers share: the buffer, how much of it is written, and the facts about the
-/// fields written so far that later calls are checked against.
+/// What the two writers share: the buffer, how much of it is written, and the framing facts of
+/// the fields written so far, which later calls are checked against by the parser's own rules.
 #[derive(Debug)]
 struct HeadWriter<'a> {
     buf: &'a mut [u8],
@@ -350,8 +335,13 @@ struct HeadWriter<'a> {
     len: usize,
     version: Version,
     content: Content,
-    request: bool,
-    flags: u8,
+    kind: HeadKind,
+    framing: FramingFields,
+}
+
+/// A refusal by the framing rules, which report an offset that means nothing to a writer.
+fn refused(error: Error) -> WriteError {
+    WriteError::Invalid(error.kind())
 }
 
 impl<'a> HeadWriter<'a> {
@@ -361,7 +351,7 @@ impl<'a> HeadWriter<'a> {
         line: &[&[u8]],
         version: Version,
         content: Content,
-        request: bool,
+        kind: HeadKind,
     ) -> Result<Self, WriteError> {
         let len = put(buf, 0, line)?;
         Ok(HeadWriter {
@@ -369,9 +359,28 @@ impl<'a> HeadWriter<'a> {
             len,
             version,
             content,
-            request,
-            flags: 0,
+            kind,
+            framing: FramingFields::NONE,
         })
+    }
+
+    /// `framing` with the field `known: value` applied, or why the parser would refuse it.
+    #[inline]
+    fn applied(&self, known: KnownHeader, value: &[u8]) -> Result<FramingFields, WriteError> {
+        let mut framing = self.framing;
+        framing
+            .apply(
+                self.kind,
+                self.version,
+                &Leniency::STRICT,
+                known,
+                value,
+                0,
+                0,
+                false,
+            )
+            .map_err(refused)?;
+        Ok(framing)
     }
 
     #[inline]
@@ -388,31 +397,17 @@ impl<'a> HeadWriter<'a> {
         if !is_field_value(value) {
             return Err(WriteError::Invalid(ErrorKind::InvalidFieldValue));
         }
-        // The fields whose meaning a recipient checks while parsing are checked the same way
-        // here, so that the head is read back as written.
-        let mut flags = self.flags;
-        match checked_field(name) {
+        // The fields whose meaning a recipient checks while parsing are checked by the same
+        // rules here, so that the head is read back as written.
+        let framing = match checked_field(name) {
             Some(KnownHeader::ContentLength | KnownHeader::TransferEncoding) => {
                 return Err(WriteError::FramingField)
             }
-            Some(KnownHeader::Host) if self.request => {
-                if flags & flag::HOST != 0 {
-                    return Err(WriteError::Invalid(ErrorKind::DuplicateHost));
-                }
-                syntax::host(value).map_err(|(kind, _)| WriteError::Invalid(kind))?;
-                flags |= flag::HOST;
-            }
-            Some(KnownHeader::Connection) => {
-                let all_tokens =
-                    ListItems::new(value).all(|(item, _)| scan::token_len(item) == item.len());
-                if !all_tokens {
-                    return Err(WriteError::Invalid(ErrorKind::InvalidConnection));
-                }
-            }
-            _ => {}
-        }
+            Some(known) => self.applied(known, value)?,
+            None => self.framing,
+        };
         self.push(&[name, b": ", value, b"\r\n"])?;
-        self.flags = flags;
+        self.framing = framing;
         Ok(())
     }
 
@@ -421,53 +416,38 @@ impl<'a> HeadWriter<'a> {
         self.header(name, Digits::new::<10>(value).as_bytes())
     }
 
-    /// Whether a framing field may be added now; `Ok` carries nothing, the error says why not.
+    /// `framing` with a framing field added, if the status allows framing fields at all.
     #[inline]
-    fn check_framing(&self, adding: u8) -> Result<(), WriteError> {
-        let invalid = |kind| Err(WriteError::Invalid(kind));
+    fn framed(&self, known: KnownHeader, value: &[u8]) -> Result<FramingFields, WriteError> {
         if self.content == Content::None {
             return Err(WriteError::BodyNotAllowed);
         }
-        match (self.flags & (flag::CONTENT_LENGTH | flag::CHUNKED), adding) {
-            (0, _) => Ok(()),
-            (flag::CONTENT_LENGTH, flag::CONTENT_LENGTH) => {
-                invalid(ErrorKind::DuplicateContentLength)
-            }
-            (flag::CHUNKED, flag::CHUNKED) => invalid(ErrorKind::ChunkedTwice),
-            _ => invalid(ErrorKind::ContentLengthWithTransferEncoding),
-        }
+        self.applied(known, value)
     }
 
     #[inline]
     fn content_length(&mut self, len: u64) -> Result<(), WriteError> {
-        self.check_framing(flag::CONTENT_LENGTH)?;
-        if len > i64::MAX as u64 {
-            return Err(WriteError::Invalid(ErrorKind::ContentLengthTooLarge));
-        }
         let digits = Digits::new::<10>(len);
+        let framing = self.framed(KnownHeader::ContentLength, digits.as_bytes())?;
         self.push(&[b"Content-Length: ", digits.as_bytes(), b"\r\n"])?;
-        self.flags |= flag::CONTENT_LENGTH;
+        self.framing = framing;
         Ok(())
     }
 
     #[inline]
     fn chunked(&mut self) -> Result<(), WriteError> {
-        self.check_framing(flag::CHUNKED)?;
-        if self.version == Version::Http10 {
-            return Err(WriteError::Invalid(ErrorKind::TransferEncodingInHttp10));
-        }
+        let framing = self.framed(KnownHeader::TransferEncoding, b"chunked")?;
         self.push(&[b"Transfer-Encoding: chunked\r\n"])?;
-        self.flags |= flag::CHUNKED;
+        self.framing = framing;
         Ok(())
     }
 
-    /// The checks that need the whole head.
+    /// The framing rules that need every field (Host in an HTTP/1.1 request).
     #[inline]
     fn check_complete(&self) -> Result<(), WriteError> {
-        if self.request && self.version == Version::Http11 && self.flags & flag::HOST == 0 {
-            return Err(WriteError::Invalid(ErrorKind::MissingHost));
-        }
-        Ok(())
+        self.framing
+            .check_complete(self.kind, self.version, &Leniency::STRICT, 0)
+            .map_err(refused)
     }
 
     #[inline]
@@ -482,9 +462,9 @@ impl<'a> HeadWriter<'a> {
         if self.content != Content::Allowed {
             return Err(WriteError::BodyNotAllowed);
         }
-        self.check_framing(flag::CONTENT_LENGTH)?;
-        self.check_complete()?;
         let digits = Digits::new::<10>(body.len() as u64);
+        self.framed(KnownHeader::ContentLength, digits.as_bytes())?;
+        self.check_complete()?;
         self.push(&[b"Content-Length: ", digits.as_bytes(), b"\r\n\r\n", body])?;
         Ok(self.len)
     }
@@ -660,12 +640,8 @@ impl<'a> ResponseWriter<'a> {
         version: Version,
         status: u16,
     ) -> Result<Self, WriteError> {
-        let content = match status {
-            100..=199 | 204 => Content::None,
-            304 => Content::FieldsOnly,
-            _ => Content::Allowed,
-        };
-        let head = HeadWriter::start(buf, line, version, content, false)?;
+        let content = framing::response_content(status);
+        let head = HeadWriter::start(buf, line, version, content, HeadKind::Response)?;
         Ok(ResponseWriter { head })
     }
 
@@ -726,7 +702,7 @@ impl<'a> RequestWriter<'a> {
             version.as_str().as_bytes(),
             b"\r\n",
         ];
-        let head = HeadWriter::start(buf, &line, version, Content::Allowed, true)?;
+        let head = HeadWriter::start(buf, &line, version, Content::Allowed, HeadKind::Request)?;
         Ok(RequestWriter { head })
     }
 
