@@ -92,10 +92,8 @@ impl<const N: usize> Head<N> {
     /// Requests and responses only: for a trailer section, rare and short, it returns `false`
     /// at once and the general path takes every line, which spares the wasm module a third copy
     /// of the walk (and the walk the trailers' rule that their fields mean nothing for framing).
-    // Inlined where the walk is compiled per backend (x86_64). Elsewhere one copy per head kind
-    // (`S::KIND` a constant in each): in the wasm module that cost about 240 bytes gzipped and
-    // made the parse 1 to 7 % faster on medium and large heads and 16 to 17 % on small ones,
-    // against one copy shared by all kinds.
+    // Inlined where the walk is compiled per backend (x86_64). Elsewhere one copy per head kind,
+    // with `S::KIND` a constant in each, which pays for its size in the wasm module.
     #[cfg_attr(target_arch = "x86_64", inline(always))]
     pub(super) fn fields_in_one_pass<S: StartLine, E: Engine>(
         &mut self,

@@ -23,8 +23,7 @@
 //! Why one block ahead: the block after the cached one depends only on where the cached one
 //! starts, so the CPU classifies it while the walk, a chain of dependent steps, goes through the
 //! cached one, instead of putting the classifier's latency into that chain once per block. It
-//! is on only where it was measured to pay ([`Engine::CLASSIFIES_AHEAD`]); docs/architecture.md
-//! gives the figures.
+//! is on where the head engine is compiled per backend ([`Engine::CLASSIFIES_AHEAD`]).
 //!
 //! An engine without vector registers searches instead (see [`Engine::SEARCHES`]): each question
 //! is a run from `from`, and nothing is cached.
@@ -82,11 +81,8 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
     pub(crate) fn whole(engine: E, buf: &'a [u8]) -> Self {
         debug_assert!(buf.len() < BLOCK && E::WHOLE_BUFFER);
         let mut blocks = Self::new(engine, buf);
-        // Not needed for the result: a block at or past the end classifies as all outside. But
-        // the copy compiles differently without it: before the `WholeBuffer` engine, the 35-byte
-        // request took 21.0 -> 22.4 ns without it (AVX-512, six interleaved pairs); with that
-        // engine, the two small heads moved apart (request +1.1 %, response -2.1 %; AVX2 +3.0 %
-        // and -4.3 %), so the test stays.
+        // Not needed for the result (a block at or past the end classifies as all outside), but
+        // the small-head copy compiles to faster code with the test than without it.
         if !buf.is_empty() {
             blocks.load(0);
         }
@@ -148,8 +144,8 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
     /// Caches the block at `from` (the one classified ahead, if it starts there) and classifies
     /// the block after it, ahead of the walk (see the module docs). Inlined, so that the
     /// classifier's constants and the cached masks stay in registers: where the walk is compiled
-    /// per backend (x86_64) and in the two one-pass paths of the wasm module (a call per block
-    /// there, with the cursor behind a pointer, cost it 5 to 12 % on the large heads).
+    /// per backend (x86_64) and in the two one-pass paths of the wasm module, where a call per
+    /// block would put the cursor behind a pointer.
     #[inline(always)]
     fn load(&mut self, from: usize) {
         self.masks = if E::CLASSIFIES_AHEAD && from == self.at.wrapping_add(BLOCK) {

@@ -153,8 +153,8 @@ pub(crate) trait Engine: Copy {
     /// and never loads a block. An engine of the small-head copy, [`WholeBuffer`].
     const WHOLE_BUFFER: bool = false;
     /// Whether the walk's block cursor classifies the block after the cached one ahead of the
-    /// walk (see `scan::blocks`): where the head engine is compiled per backend (x86_64), and
-    /// measured there. In the wasm module the walk was no faster for it and the module larger.
+    /// walk (see `scan::blocks`): where the head engine is compiled per backend (x86_64). The
+    /// wasm module's single copy of the walk gains nothing from it but size.
     const CLASSIFIES_AHEAD: bool = false;
     /// The length of the leading run of `bytes` inside `class`, for an engine that
     /// [`SEARCHES`](Self::SEARCHES); a byte at a time through the class table unless the engine

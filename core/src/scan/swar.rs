@@ -3,8 +3,7 @@
 //! SIMD128, CPUs other than x86_64 and aarch64, x86_64 CPUs without SSE4.2).
 //!
 //! Its engine does not classify blocks. Without vector shuffles a 64-byte block costs hundreds
-//! of instructions to classify into two masks (the byte-at-a-time classifier of [`Scalar`] made
-//! the head engine 2.4 to 5.7 times slower than the AVX-512 one on x86_64), while the walk only
+//! of instructions to classify into two masks, while the walk only
 //! asks for the next byte outside a class from a given offset. So the engine answers that
 //! question by scanning from the offset ([`Engine::SEARCHES`](super::Engine::SEARCHES)): a field
 //! value, the longest run of a line, a word at a time; a field name, a dozen bytes on average, a
@@ -85,7 +84,7 @@ fn first_flagged(stops: u64) -> usize {
 /// Length of the leading run of `bytes` whose class-table entries have `flag`: a byte at a time,
 /// eight to an iteration.
 // Inlined where the head engine is compiled per backend (x86_64); one copy elsewhere, for the
-// wasm module's size (inlined at every caller, the baseline module grew by 500 bytes gzipped).
+// wasm module's size.
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline)]
 fn table_run(bytes: &[u8], flag: u8) -> usize {

@@ -252,8 +252,7 @@ const fn tables_of(class: ByteClass) -> &'static NibbleTables {
 }
 
 /// The classifier input of one [`ByteClass`], for the single-class calls: [`classes`] of one,
-/// written out as before `classes` existed. Built through `classes`, the same input compiled
-/// to a different head engine, whose counts moved by up to 34 instructions a parse either way.
+/// written out.
 #[inline(always)]
 const fn one_class(class: ByteClass) -> Classes<1> {
     Classes {

@@ -393,10 +393,9 @@ pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
     task.run(super::Selected)
 }
 
-/// [`with_engine`] on x86_64 with the SWAR or the scalar backend, or before the first choice (which looks
-/// the backend up per kernel call). Out of line: inlined, the scalar engine's walk made the
-/// dispatch, which every parse runs, save and restore six registers around the SIMD engine's
-/// call (about 20 instructions a parse).
+/// [`with_engine`] on x86_64 with the SWAR or the scalar backend, or before the first choice
+/// (which looks the backend up per kernel call). Out of line, so that the dispatch every parse
+/// runs does not save registers for these rare engines around the SIMD engine's call.
 #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
 #[inline(never)]
 fn other_engines<T: WithEngine>(task: T, id: u8) -> T::Output {
