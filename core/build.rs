@@ -1,10 +1,18 @@
-//! Tells the crate which backends to compile:
-//! - `httpspan_avx512`: whether the compiler has the AVX-512 intrinsics, which became stable in
-//!   Rust 1.89. With an older compiler (the crate's `rust-version` is older), the AVX-512
-//!   backend is left out and the others are unchanged.
-//! - `httpspan_swar`: whether the SWAR backend can be chosen, which it cannot where a SIMD
-//!   backend is fixed at compile time (aarch64 with NEON, wasm32 with SIMD128): there it would
-//!   only cost the wasm module's size (600 bytes gzipped).
+//! Tells the crate which backends to compile, as `cfg` names that the code uses instead of
+//! spelling out target conditions:
+//!
+//! | cfg | set when |
+//! | --- | --- |
+//! | `httpspan_x86_64` | x86_64: the SSE4.2 and AVX2 backends, chosen at run time |
+//! | `httpspan_avx512` | x86_64 and a compiler with the AVX-512 intrinsics (Rust 1.89 or later) |
+//! | `httpspan_neon` | aarch64 with NEON, fixed at compile time |
+//! | `httpspan_simd128` | wasm32 built with `+simd128`, fixed at compile time |
+//! | `httpspan_simd` | any of the SIMD backends above |
+//! | `httpspan_swar` | the SWAR backend can be chosen: no SIMD backend is fixed at compile time (where one is, it would only cost the wasm module's size) |
+//! | `httpspan_engine_per_backend` | the head engine is compiled once per backend and one copy chosen per parse (x86_64); elsewhere it is compiled once |
+//!
+//! `--cfg httpspan_force_scalar` in `RUSTFLAGS`, and Miri, turn every SIMD backend off, which
+//! leaves SWAR and the scalar reference.
 
 use std::env;
 use std::process::Command;
@@ -14,25 +22,28 @@ const AVX512_STABLE_MINOR: u32 = 89;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    let x86_64 = env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|arch| arch == "x86_64");
-    if x86_64 && rustc_minor().is_some_and(|minor| minor >= AVX512_STABLE_MINOR) {
-        println!("cargo:rustc-cfg=httpspan_avx512");
-    }
-    if !simd_fixed_at_compile_time() {
-        println!("cargo:rustc-cfg=httpspan_swar");
-    }
-}
-
-/// Whether the target has a SIMD backend that every CPU of it runs, and that is not turned off
-/// (`--cfg httpspan_force_scalar` in `RUSTFLAGS`, or Miri).
-fn simd_fixed_at_compile_time() -> bool {
     let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     let features = env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
     let has = |feature: &str| features.split(',').any(|f| f == feature);
-    let fixed = (arch == "aarch64" && has("neon")) || (arch == "wasm32" && has("simd128"));
-    let turned_off = env::var_os("CARGO_CFG_HTTPSPAN_FORCE_SCALAR").is_some()
+    let simd_off = env::var_os("CARGO_CFG_HTTPSPAN_FORCE_SCALAR").is_some()
         || env::var_os("CARGO_CFG_MIRI").is_some();
-    fixed && !turned_off
+
+    let x86_64 = arch == "x86_64" && !simd_off;
+    let neon = arch == "aarch64" && has("neon") && !simd_off;
+    let simd128 = arch == "wasm32" && has("simd128") && !simd_off;
+    let avx512 = x86_64 && rustc_minor().is_some_and(|minor| minor >= AVX512_STABLE_MINOR);
+    let set = |name: &str, on: bool| {
+        if on {
+            println!("cargo:rustc-cfg={name}");
+        }
+    };
+    set("httpspan_x86_64", x86_64);
+    set("httpspan_avx512", avx512);
+    set("httpspan_neon", neon);
+    set("httpspan_simd128", simd128);
+    set("httpspan_simd", x86_64 || neon || simd128);
+    set("httpspan_swar", !(neon || simd128));
+    set("httpspan_engine_per_backend", x86_64);
 }
 
 /// The minor version of the compiler Cargo builds with (`rustc 1.95.0 (…)` gives 95), or `None`

@@ -84,7 +84,7 @@ impl FramingFields {
     // Inlined where the walk is compiled per backend (x86_64); one copy elsewhere, for the wasm
     // module's size.
     #[allow(clippy::too_many_arguments)]
-    #[cfg_attr(target_arch = "x86_64", inline(always))]
+    #[cfg_attr(httpspan_engine_per_backend, inline(always))]
     pub(crate) fn apply(
         &mut self,
         kind: HeadKind,

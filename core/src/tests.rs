@@ -53,14 +53,9 @@ fn described(
     format!("{result:?} {fields:?} {facts:?} {index:?}")
 }
 
-/// A request parsed with `limits`: its result, and everything it tells as text (see
-/// `described`).
-fn parsed_request(limits: Limits, buf: &[u8]) -> (Result<Status, Error>, std::string::String) {
-    parsed_request_by(limits, buf, Request::parse)
-}
-
-/// [`parsed_request`] with `parse` (the public one, or the precise path alone).
-fn parsed_request_by(
+/// A request parsed with `limits` by `parse` (the public one, or the precise path alone): its
+/// result, and everything it tells as text (see `described`).
+fn parsed_request(
     limits: Limits,
     buf: &[u8],
     parse: fn(&mut Request, &[u8]) -> Result<Status, Error>,
@@ -79,13 +74,8 @@ fn parsed_request_by(
     (result, described)
 }
 
-/// A response parsed with `limits`, as [`parsed_request`].
-fn parsed_response(limits: Limits, buf: &[u8]) -> (Result<Status, Error>, std::string::String) {
-    parsed_response_by(limits, buf, Response::parse)
-}
-
-/// [`parsed_response`] with `parse`, as [`parsed_request_by`].
-fn parsed_response_by(
+/// A response parsed with `limits` and `parse`, as [`parsed_request`].
+fn parsed_response(
     limits: Limits,
     buf: &[u8],
     parse: fn(&mut Response, &[u8]) -> Result<Status, Error>,
@@ -151,7 +141,7 @@ fn one_pass_paths_agree_with_the_general_path() {
             } else {
                 Request::parse
             };
-            parsed_request_by(limits, buf, parse).1
+            parsed_request(limits, buf, parse).1
         };
         let response = |buf: &[u8], precise: bool| {
             let parse = if precise {
@@ -159,7 +149,7 @@ fn one_pass_paths_agree_with_the_general_path() {
             } else {
                 Response::parse
             };
-            parsed_response_by(limits, buf, parse).1
+            parsed_response(limits, buf, parse).1
         };
         let mut check = |parse: &dyn Fn(&[u8], bool) -> std::string::String, buf: &[u8]| {
             let with = parse(buf, false);
@@ -208,7 +198,7 @@ fn one_pass_paths_agree_with_the_general_path() {
 /// fields, known-header index and framing; where it is incomplete, the padded parse must end
 /// past the message. Only where the two copies exist (with the SIMD backends of x86_64).
 #[test]
-#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+#[cfg(httpspan_x86_64)]
 fn small_and_whole_block_engines_agree() {
     let body = [b'b'; 64];
     let requests: &[&[u8]] = &[
@@ -223,8 +213,8 @@ fn small_and_whole_block_engines_agree() {
         b"HTTP/1.1 204 \r\nTransfer-Encoding: chunked\r\n\r\n",
         b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Pad: 0123456789abcdef\r\n\r\n",
     ];
-    let request = |buf: &[u8]| parsed_request(Limits::DEFAULT, buf);
-    let response = |buf: &[u8]| parsed_response(Limits::DEFAULT, buf);
+    let request = |buf: &[u8]| parsed_request(Limits::DEFAULT, buf, Request::parse);
+    let response = |buf: &[u8]| parsed_response(Limits::DEFAULT, buf, Response::parse);
     let mut compared = 0;
     for (messages, parse) in [
         (

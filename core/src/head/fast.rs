@@ -38,7 +38,7 @@ impl<const N: usize> Head<N> {
     /// times.
     // Inlined where the walk is compiled per backend (x86_64); one copy elsewhere, for the wasm
     // module's size.
-    #[cfg_attr(target_arch = "x86_64", inline(always))]
+    #[cfg_attr(httpspan_engine_per_backend, inline(always))]
     pub(super) fn start_line_in_one_pass<S: StartLine, E: Engine>(
         &mut self,
         buf: &[u8],
@@ -94,7 +94,7 @@ impl<const N: usize> Head<N> {
     /// of the walk (and the walk the trailers' rule that their fields mean nothing for framing).
     // Inlined where the walk is compiled per backend (x86_64). Elsewhere one copy per head kind,
     // with `S::KIND` a constant in each, which pays for its size in the wasm module.
-    #[cfg_attr(target_arch = "x86_64", inline(always))]
+    #[cfg_attr(httpspan_engine_per_backend, inline(always))]
     pub(super) fn fields_in_one_pass<S: StartLine, E: Engine>(
         &mut self,
         buf: &[u8],

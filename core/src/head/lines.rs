@@ -59,7 +59,7 @@ impl<const N: usize> Head<N> {
     /// line end has arrived. That byte lies within the limit or the head could not end in it.
     // Inlined where the loop is compiled per backend (x86_64), so that the kernels inline; one
     // copy elsewhere, for the wasm module's size.
-    #[cfg_attr(target_arch = "x86_64", inline(always))]
+    #[cfg_attr(httpspan_engine_per_backend, inline(always))]
     pub(super) fn find_line_end<E: Engine>(
         &mut self,
         kind: HeadKind,

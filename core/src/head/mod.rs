@@ -125,13 +125,11 @@ impl<const N: usize, S: StartLine, const FAST: bool> WithEngine for ParseTask<'_
             .parse_with::<S, E, FAST>(self.buf, self.start, blocks)
     }
 
-    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
     #[inline(always)]
     fn small_input(&self) -> bool {
         self.buf.len() < scan::BLOCK
     }
 
-    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
     #[inline(always)]
     fn run_small<E: Engine>(self, engine: E) -> Self::Output {
         debug_assert!(self.small_input());

@@ -74,9 +74,8 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
     }
 
     /// A cursor over `buf`, shorter than one block, that has classified all of it: its searches
-    /// never load a block. For the small-head copy of the engine, which exists where the
-    /// backend is chosen at run time, with an engine that says so ([`Engine::WHOLE_BUFFER`]).
-    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+    /// never load a block. For the small-head copy of the engine, with an engine that says so
+    /// ([`Engine::WHOLE_BUFFER`]).
     #[inline(always)]
     pub(crate) fn whole(engine: E, buf: &'a [u8]) -> Self {
         debug_assert!(buf.len() < BLOCK && E::WHOLE_BUFFER);

@@ -215,11 +215,11 @@ impl Engine for Selected {
 
 /// The scalar reference as an engine, for the scalar instantiation of the head engine where the
 /// backend is chosen at run time.
-#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+#[cfg(httpspan_x86_64)]
 #[derive(Clone, Copy)]
 pub(crate) struct ScalarEngine;
 
-#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+#[cfg(httpspan_x86_64)]
 impl Engine for ScalarEngine {
     #[inline(always)]
     fn line_special_long(self, bytes: &[u8]) -> usize {
@@ -237,13 +237,12 @@ impl Engine for ScalarEngine {
     }
 }
 
-/// `E` in the small-head copy of the head engine, where the backend is chosen at run time: a
-/// buffer under one block, classified whole before the walk ([`Engine::WHOLE_BUFFER`]).
-#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+/// `E` in the small-head copy of the head engine: a buffer under one block, classified whole
+/// before the walk ([`Engine::WHOLE_BUFFER`]). Only an engine compiled per backend has that copy.
+#[cfg_attr(not(httpspan_engine_per_backend), allow(dead_code))]
 #[derive(Clone, Copy)]
 pub(crate) struct WholeBuffer<E>(pub(crate) E);
 
-#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
 impl<E: Engine> Engine for WholeBuffer<E> {
     #[inline(always)]
     fn line_special_long(self, bytes: &[u8]) -> usize {
@@ -271,11 +270,11 @@ impl<E: Engine> Engine for WholeBuffer<E> {
 
 /// The SWAR backend as an engine, for its instantiation of the head engine where the backend is
 /// chosen at run time (an x86_64 CPU without SSE4.2, or the backend asked for): it searches.
-#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+#[cfg(httpspan_x86_64)]
 #[derive(Clone, Copy)]
 pub(crate) struct SwarEngine;
 
-#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+#[cfg(httpspan_x86_64)]
 impl Engine for SwarEngine {
     #[inline(always)]
     fn line_special_long(self, bytes: &[u8]) -> usize {
@@ -313,17 +312,26 @@ pub(crate) trait WithEngine {
     /// each backend's `#[target_feature]` entry point with its kernels.
     fn run<E: Engine>(self, engine: E) -> Self::Output;
 
-    /// Whether the work's input is shorter than one block (under [`BLOCK`] bytes): such work
-    /// runs through [`run_small`](Self::run_small), in an entry point of its own, where the
-    /// backend is chosen at run time (x86_64).
-    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
-    fn small_input(&self) -> bool;
+    /// Whether the work's input is shorter than one block (under [`BLOCK`] bytes): where the
+    /// engine is compiled per backend, such work runs through [`run_small`](Self::run_small), in
+    /// an entry point of its own.
+    #[cfg_attr(not(httpspan_engine_per_backend), allow(dead_code))]
+    #[inline(always)]
+    fn small_input(&self) -> bool {
+        false
+    }
 
     /// [`run`](Self::run) for work whose input [`small_input`](Self::small_input) found short.
     /// Implementations should be `#[inline(always)]` and tell the compiler that the input is
     /// short, so that this copy drops the whole-block code.
-    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
-    fn run_small<E: Engine>(self, engine: E) -> Self::Output;
+    #[cfg_attr(not(httpspan_engine_per_backend), allow(dead_code))]
+    #[inline(always)]
+    fn run_small<E: Engine>(self, engine: E) -> Self::Output
+    where
+        Self: Sized,
+    {
+        self.run(engine)
+    }
 }
 
 /// The bytes of one block of stage 1, one bit of a `u64` mask each: an input shorter than this

@@ -85,8 +85,8 @@ fn first_flagged(stops: u64) -> usize {
 /// eight to an iteration.
 // Inlined where the head engine is compiled per backend (x86_64); one copy elsewhere, for the
 // wasm module's size.
-#[cfg_attr(target_arch = "x86_64", inline(always))]
-#[cfg_attr(not(target_arch = "x86_64"), inline)]
+#[cfg_attr(httpspan_engine_per_backend, inline(always))]
+#[cfg_attr(not(httpspan_engine_per_backend), inline)]
 fn table_run(bytes: &[u8], flag: u8) -> usize {
     let outside = |b: &u8| CLASS[*b as usize] & flag == 0;
     let mut i = 0;

@@ -26,54 +26,24 @@ use super::scalar::Scalar;
 use super::swar::Swar;
 use super::{ByteClass, Kernels, WithEngine};
 
-/// Items compiled wherever some SIMD backend is: one condition for all of them.
-macro_rules! with_some_simd_backend {
-    ($($item:item)*) => {$(
-        #[cfg(all(
-            not(any(miri, httpspan_force_scalar)),
-            any(
-                target_arch = "x86_64",
-                all(target_arch = "aarch64", target_feature = "neon"),
-                all(target_arch = "wasm32", target_feature = "simd128")
-            )
-        ))]
-        $item
-    )*};
-}
-
 // The shared kernel code (with the nibble tables of the byte classes) and its vector operations.
-with_some_simd_backend! {
-    mod generic;
-    mod vector;
-}
+#[cfg(httpspan_simd)]
+mod generic;
+#[cfg(httpspan_simd)]
+mod vector;
 
-#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+#[cfg(httpspan_x86_64)]
 mod x86_64;
 
-#[cfg(all(
-    target_arch = "aarch64",
-    target_feature = "neon",
-    not(any(miri, httpspan_force_scalar))
-))]
+#[cfg(httpspan_neon)]
 mod aarch64;
 
-#[cfg(all(
-    target_arch = "wasm32",
-    target_feature = "simd128",
-    not(any(miri, httpspan_force_scalar))
-))]
+#[cfg(httpspan_simd128)]
 mod wasm32;
 
 /// Whether some SIMD backend is compiled in: where none is, the engine searches (see
 /// [`Engine::SEARCHES`](super::Engine::SEARCHES)).
-pub(crate) const SOME_SIMD_BACKEND: bool = cfg!(all(
-    not(any(miri, httpspan_force_scalar)),
-    any(
-        target_arch = "x86_64",
-        all(target_arch = "aarch64", target_feature = "neon"),
-        all(target_arch = "wasm32", target_feature = "simd128")
-    )
-));
+pub(crate) const SOME_SIMD_BACKEND: bool = cfg!(httpspan_simd);
 
 /// A scanning backend that this CPU can run.
 ///
@@ -83,156 +53,77 @@ pub(crate) const SOME_SIMD_BACKEND: bool = cfg!(all(
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Backend(Kind);
 
-/// `httpspan_avx512` (set by `core/build.rs`, for x86_64 targets only) gates the AVX-512 kind,
-/// `httpspan_swar` (set by it where no SIMD backend is fixed at compile time) the SWAR kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-enum Kind {
-    Scalar = 1,
-    #[cfg(httpspan_swar)]
-    Swar = 7,
-    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
-    Sse42 = 2,
-    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
-    Avx2 = 3,
-    #[cfg(all(httpspan_avx512, not(any(miri, httpspan_force_scalar))))]
-    Avx512 = 6,
-    #[cfg(all(
-        target_arch = "aarch64",
-        target_feature = "neon",
-        not(any(miri, httpspan_force_scalar))
-    ))]
-    Neon = 4,
-    #[cfg(all(
-        target_arch = "wasm32",
-        target_feature = "simd128",
-        not(any(miri, httpspan_force_scalar))
-    ))]
-    Simd128 = 5,
-}
-
-/// Every backend compiled into this build, best last.
-const COMPILED: &[Kind] = &[
-    Kind::Scalar,
-    #[cfg(httpspan_swar)]
-    Kind::Swar,
-    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
-    Kind::Sse42,
-    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
-    Kind::Avx2,
-    #[cfg(all(httpspan_avx512, not(any(miri, httpspan_force_scalar))))]
-    Kind::Avx512,
-    #[cfg(all(
-        target_arch = "aarch64",
-        target_feature = "neon",
-        not(any(miri, httpspan_force_scalar))
-    ))]
-    Kind::Neon,
-    #[cfg(all(
-        target_arch = "wasm32",
-        target_feature = "simd128",
-        not(any(miri, httpspan_force_scalar))
-    ))]
-    Kind::Simd128,
-];
-
-impl Kind {
-    const fn name(self) -> &'static str {
-        match self {
-            Kind::Scalar => "scalar",
-            #[cfg(httpspan_swar)]
-            Kind::Swar => "swar",
-            #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
-            Kind::Sse42 => "sse4.2",
-            #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
-            Kind::Avx2 => "avx2",
-            #[cfg(all(httpspan_avx512, not(any(miri, httpspan_force_scalar))))]
-            Kind::Avx512 => "avx512",
-            #[cfg(all(
-                target_arch = "aarch64",
-                target_feature = "neon",
-                not(any(miri, httpspan_force_scalar))
-            ))]
-            Kind::Neon => "neon",
-            #[cfg(all(
-                target_arch = "wasm32",
-                target_feature = "simd128",
-                not(any(miri, httpspan_force_scalar))
-            ))]
-            Kind::Simd128 => "simd128",
-        }
-    }
-
-    /// The kind whose number is `id`.
-    #[inline(always)]
-    const fn from_id(id: u8) -> Option<Kind> {
-        match id {
-            1 => Some(Kind::Scalar),
-            #[cfg(httpspan_swar)]
-            7 => Some(Kind::Swar),
-            #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
-            2 => Some(Kind::Sse42),
-            #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
-            3 => Some(Kind::Avx2),
-            #[cfg(all(httpspan_avx512, not(any(miri, httpspan_force_scalar))))]
-            6 => Some(Kind::Avx512),
-            #[cfg(all(
-                target_arch = "aarch64",
-                target_feature = "neon",
-                not(any(miri, httpspan_force_scalar))
-            ))]
-            4 => Some(Kind::Neon),
-            #[cfg(all(
-                target_arch = "wasm32",
-                target_feature = "simd128",
-                not(any(miri, httpspan_force_scalar))
-            ))]
-            5 => Some(Kind::Simd128),
-            _ => None,
-        }
-    }
-
-    /// Whether this CPU can run the backend.
-    fn is_supported(self) -> bool {
-        match self {
-            Kind::Scalar => true,
-            #[cfg(httpspan_swar)]
-            Kind::Swar => true,
-            #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
-            Kind::Sse42 => x86_64_has!("sse4.2"),
-            #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
-            Kind::Avx2 => x86_64_has!("avx2"),
+/// Calls `$with!` with the one list of backends, best last: for each, the `cfg` that compiles
+/// it (see `core/build.rs`), its `Kind` and number, its name, whether this CPU runs it, and how
+/// its kernels are called (`safe(Type)`, a [`Kernels`] implementation, or `unsafe(module)`,
+/// `#[target_feature]` functions that the CPU must support). Extra arguments go first.
+macro_rules! for_each_backend {
+    ($with:ident $(, $extra:tt)*) => {
+        $with! {
+            [$($extra),*]
+            [all()] Scalar = 1, "scalar", true, safe(Scalar);
+            [httpspan_swar] Swar = 7, "swar", true, safe(Swar);
+            [httpspan_x86_64] Sse42 = 2, "sse4.2", x86_64_has!("sse4.2"), unsafe(x86_64::sse42);
+            [httpspan_x86_64] Avx2 = 3, "avx2", x86_64_has!("avx2"), unsafe(x86_64::avx2);
             // The backend's code is AVX2 (its 32-byte vectors) and AVX-512F and BW. No VBMI2
             // instruction is used: VBMI2 marks the CPUs (Ice Lake, Zen 4 and later) that keep
             // their clock under 512-bit instructions, where the first AVX-512 ones (Skylake-SP
             // to Cooper Lake) lower it, which can cost the code around a parse more than the
             // parse gains. simdjson's AVX-512 kernel asks for VBMI2 as well.
-            #[cfg(all(httpspan_avx512, not(any(miri, httpspan_force_scalar))))]
-            Kind::Avx512 => {
+            [httpspan_avx512] Avx512 = 6, "avx512",
                 x86_64_has!("avx2")
                     && x86_64_has!("avx512f")
                     && x86_64_has!("avx512bw")
-                    && x86_64_has!("avx512vbmi2")
-            }
+                    && x86_64_has!("avx512vbmi2"),
+                unsafe(x86_64::avx512);
             // Compiled in only when the target enables the feature.
-            #[cfg(all(
-                target_arch = "aarch64",
-                target_feature = "neon",
-                not(any(miri, httpspan_force_scalar))
-            ))]
-            Kind::Neon => true,
-            #[cfg(all(
-                target_arch = "wasm32",
-                target_feature = "simd128",
-                not(any(miri, httpspan_force_scalar))
-            ))]
-            Kind::Simd128 => true,
+            [httpspan_neon] Neon = 4, "neon", true, unsafe(aarch64::neon);
+            [httpspan_simd128] Simd128 = 5, "simd128", true, unsafe(wasm32::simd128);
         }
-    }
+    };
 }
 
+/// The kinds of backend, their table of those compiled in, and what each kind knows of itself.
+macro_rules! kinds {
+    ([] $([$cfg:meta] $kind:ident = $id:literal, $name:literal, $supported:expr, $how:ident $path:tt;)*) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[repr(u8)]
+        enum Kind {
+            $( #[cfg($cfg)] $kind = $id, )*
+        }
+
+        /// Every backend compiled into this build, best last.
+        const COMPILED: &[Kind] = &[$( #[cfg($cfg)] Kind::$kind, )*];
+
+        impl Kind {
+            const fn name(self) -> &'static str {
+                match self {
+                    $( #[cfg($cfg)] Kind::$kind => $name, )*
+                }
+            }
+
+            /// The kind whose number is `id`.
+            #[inline(always)]
+            const fn from_id(id: u8) -> Option<Kind> {
+                match id {
+                    $( #[cfg($cfg)] $id => Some(Kind::$kind), )*
+                    _ => None,
+                }
+            }
+
+            /// Whether this CPU can run the backend.
+            fn is_supported(self) -> bool {
+                match self {
+                    $( #[cfg($cfg)] Kind::$kind => $supported, )*
+                }
+            }
+        }
+    };
+}
+for_each_backend!(kinds);
+
 /// Whether the CPU has an x86_64 feature: asked at run time with `std`, else known at compile time.
-#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+#[cfg(httpspan_x86_64)]
 macro_rules! x86_64_has {
     ($feature:tt) => {{
         #[cfg(feature = "std")]
@@ -242,7 +133,7 @@ macro_rules! x86_64_has {
         has
     }};
 }
-#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+#[cfg(httpspan_x86_64)]
 use x86_64_has;
 
 /// Calls `$with!` with the signature of every kernel a backend provides: the one list of them.
@@ -259,41 +150,35 @@ macro_rules! for_each_kernel {
     };
 }
 
-/// Dispatches one kernel to the backend's implementation.
+/// A method of [`Backend`] per kernel, which calls the kernel of its backend.
 macro_rules! kernel_methods {
     ($($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty),*) => {$(
+        for_each_backend!(kernel_method, $name, ($($arg: $ty),*), ($($arg),*), $ret);
+    )*};
+}
+
+/// One kernel's method of [`Backend`]: a match over the backends of [`for_each_backend`].
+macro_rules! kernel_method {
+    ([$name:ident, ($($param:tt)*), $args:tt, $ret:ty]
+     $([$cfg:meta] $kind:ident = $id:literal, $bname:literal, $supported:expr, $how:ident $path:tt;)*) => {
         #[inline(always)]
-        pub(crate) fn $name(self, $($arg: $ty),*) -> $ret {
+        pub(crate) fn $name(self, $($param)*) -> $ret {
             match self.0 {
-                Kind::Scalar => <Scalar as Kernels>::$name($($arg),*),
-                #[cfg(httpspan_swar)]
-                Kind::Swar => <Swar as Kernels>::$name($($arg),*),
-                #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
-                // SAFETY: the Backend invariant: the CPU has SSE4.2.
-                Kind::Sse42 => unsafe { x86_64::sse42::$name($($arg),*) },
-                #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
-                // SAFETY: the Backend invariant: the CPU has AVX2.
-                Kind::Avx2 => unsafe { x86_64::avx2::$name($($arg),*) },
-                #[cfg(all(httpspan_avx512, not(any(miri, httpspan_force_scalar))))]
-                // SAFETY: the Backend invariant: the CPU has AVX2, AVX-512F and BW.
-                Kind::Avx512 => unsafe { x86_64::avx512::$name($($arg),*) },
-                #[cfg(all(
-                    target_arch = "aarch64",
-                    target_feature = "neon",
-                    not(any(miri, httpspan_force_scalar))
-                ))]
-                // SAFETY: NEON is enabled at compile time for this target.
-                Kind::Neon => unsafe { aarch64::neon::$name($($arg),*) },
-                #[cfg(all(
-                    target_arch = "wasm32",
-                    target_feature = "simd128",
-                    not(any(miri, httpspan_force_scalar))
-                ))]
-                // SAFETY: SIMD128 is enabled at compile time for this module.
-                Kind::Simd128 => unsafe { wasm32::simd128::$name($($arg),*) },
+                $( #[cfg($cfg)] Kind::$kind => call_kernel!($how $path, $name, $args), )*
             }
         }
-    )*};
+    };
+}
+
+/// A call of one backend's kernel.
+macro_rules! call_kernel {
+    (safe($ty:ty), $name:ident, ($($arg:expr),*)) => {
+        <$ty as Kernels>::$name($($arg),*)
+    };
+    (unsafe($($module:ident)::+), $name:ident, ($($arg:expr),*)) => {
+        // SAFETY: the Backend invariant: the CPU has the backend's feature.
+        unsafe { $($module)::+::$name($($arg),*) }
+    };
 }
 
 impl Backend {
@@ -337,13 +222,13 @@ macro_rules! selected_kernels {
         #[inline(always)]
         pub(crate) fn $name($($arg: $ty),*) -> $ret {
             let id = SELECTED.load(Ordering::Relaxed);
-            #[cfg(all(httpspan_avx512, not(any(miri, httpspan_force_scalar))))]
+            #[cfg(httpspan_avx512)]
             if id == Kind::Avx512 as u8 {
                 // SAFETY: only `choose` and `force` store an id, and only that of a `Backend`,
                 // which exists only once the CPU is known to have its feature.
                 return unsafe { x86_64::avx512::$name($($arg),*) };
             }
-            #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+            #[cfg(httpspan_x86_64)]
             if id == Kind::Avx2 as u8 {
                 // SAFETY: as above.
                 return unsafe { x86_64::avx2::$name($($arg),*) };
@@ -368,7 +253,7 @@ pub(crate) mod active {
 /// call. Elsewhere the backend is fixed at compile time and the kernels inline anyway.
 #[inline(always)]
 pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
-    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+    #[cfg(httpspan_x86_64)]
     {
         let id = SELECTED.load(Ordering::Relaxed);
         #[cfg(httpspan_avx512)]
@@ -389,14 +274,14 @@ pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
     }
     // Where the backend is fixed at compile time: one instantiation (the wasm module's size
     // counts), which looks the backend up per kernel call.
-    #[cfg(not(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar)))))]
+    #[cfg(not(httpspan_x86_64))]
     task.run(super::Selected)
 }
 
 /// [`with_engine`] on x86_64 with the SWAR or the scalar backend, or before the first choice
 /// (which looks the backend up per kernel call). Out of line, so that the dispatch every parse
 /// runs does not save registers for these rare engines around the SIMD engine's call.
-#[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+#[cfg(httpspan_x86_64)]
 #[inline(never)]
 fn other_engines<T: WithEngine>(task: T, id: u8) -> T::Output {
     if id == Kind::Swar as u8 {
@@ -663,7 +548,7 @@ mod tests {
     /// AVX-512 is offered exactly where the CPU has it (and the compiler built it): a detection
     /// that never saw it would leave the fastest backend unused without a word.
     #[test]
-    #[cfg(all(target_arch = "x86_64", not(any(miri, httpspan_force_scalar))))]
+    #[cfg(httpspan_x86_64)]
     fn avx512_is_offered_where_the_cpu_has_it() {
         let has = std::is_x86_feature_detected!("avx2")
             && std::is_x86_feature_detected!("avx512f")

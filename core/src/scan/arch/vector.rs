@@ -65,7 +65,6 @@ pub(crate) trait Vector: Copy {
     /// The CPU supports the backend's feature.
     unsafe fn and(self, other: Self) -> Self;
 
-
     /// Each byte shifted right by four: its high nibble (`psrlw` and a mask, `vshrq_n_u8`,
     /// `u8x16_shr`).
     ///
@@ -90,12 +89,6 @@ pub(crate) trait Vector: Copy {
 
 /// Masks with one bit per byte, as x86 and wasm movemask instructions produce.
 impl MoveMask for u32 {
-
-
-
-
-
-
     #[inline(always)]
     fn to_bits(self) -> u64 {
         u64::from(self)
