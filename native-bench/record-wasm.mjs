@@ -47,7 +47,9 @@ const table = (from, to) => lines.slice(from, to).filter((l) => l.trim() !== '')
     const value = Number.parseFloat(cells[1 + i]);
     if (Number.isFinite(value)) ns[name] = value;
   });
-  return { input: cells[0], ns };
+  // The ratios as the bench printed them, from its unrounded times.
+  const ratioCells = cells.slice(1 + contenders.length).map((c) => Number.parseFloat(c));
+  return { input: cells[0], ns, ratios: ratioCells };
 });
 const fastest = table(headAt + 1, medianAt);
 const median = table(medianAt + 1, lines.length);
@@ -65,7 +67,7 @@ const record = {
   note,
   contenders,
   ratios,
-  rows: fastest.map((row, i) => ({ input: row.input, min_ns: row.ns, median_ns: median[i].ns })),
+  rows: fastest.map((row, i) => ({ input: row.input, min_ns: row.ns, median_ns: median[i].ns, ratios: row.ratios })),
 };
 const file = 'native-bench/results/wasm-node.json';
 writeFileSync(new URL(`../${file}`, import.meta.url), `${JSON.stringify(record, null, 2)}\n`);
