@@ -26,6 +26,8 @@ import limits  # noqa: E402
 import lines  # noqa: E402
 import pipelining  # noqa: E402
 import realistic  # noqa: E402
+import realistic_requests  # noqa: E402
+import realistic_responses  # noqa: E402
 import request_line  # noqa: E402
 import response  # noqa: E402
 import smuggling  # noqa: E402
@@ -47,8 +49,8 @@ def main(out=OUT):
     response.gen_response()
     bytes_cases.gen_bytes()
     realistic.check_bench()
-    realistic.gen_realistic_requests()
-    realistic.gen_realistic_responses()
+    realistic_requests.gen_realistic_requests()
+    realistic_responses.gen_realistic_responses()
     decisions.gen_decisions()
     decisions.gen_truncated()
     lenient.gen_lenient()
