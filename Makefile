@@ -10,7 +10,7 @@ VECTORS ?= tests/vectors
 	test-backends test-neon test-simd128 bench callgrind \
 	wasm-build wasm-vectors wasm-test wasm-browser bench-wasm \
 	nightly-setup fuzz-setup fuzz fuzz-smoke conformance-matrix conformance-matrix-check miri \
-	feature-tests bench-server
+	feature-tests bench-server bench-doc bench-doc-check bench-wasm-record
 
 help:
 	@echo "make playground            build the wasm package and the playground, serve it on http://127.0.0.1:5173/"
@@ -18,10 +18,12 @@ help:
 	@echo "make inspect [FILE=path] [LENIENT='bare_lf obs_fold']   show how httpspan parses a raw HTTP/1.1 stream"
 	@echo "make test                  run every check: fmt, clippy, tests, docs, conformance vectors, wasm package, fuzz, Miri"
 	@echo "make bench                 benchmark tables against httparse and picohttpparser"
+	@echo "make bench-doc             render docs/performance.md's tables from native-bench/results/ (tables --record writes the native one)"
 	@echo "make callgrind             instructions per parse under callgrind, against httparse"
 	@echo "make bench-server          the tokio example server against hyper under wrk, and a compliance table"
 	@echo "make wasm-build            build the npm package @httpspan/wasm into wasm/pkg/"
 	@echo "make bench-wasm            benchmark the wasm package against llhttp (undici) and Node's parser: Node, Chromium, workerd"
+	@echo "make bench-wasm-record     record a Node run of the wasm bench in native-bench/results/ (then make bench-doc)"
 	@echo "make fuzz [FUZZ_SECONDS=300] [FUZZ_TARGETS=...]  run the fuzz targets (nightly, cargo-fuzz)"
 	@echo "make conformance-matrix    regenerate the smuggling matrix in docs/conformance.md"
 	@echo "make miri                  run the core crate's tests under Miri (nightly)"
@@ -67,6 +69,14 @@ vectors-check:
 # Not part of `test`: timings are not tests. See docs/performance.md.
 bench: setup
 	$(CARGO) run --release -p native-bench --bin tables
+
+# The tables of docs/performance.md are rendered from the recorded runs in native-bench/results/
+# (`tables --record`, `make bench-wasm-record`); the check is part of `test`.
+bench-doc: setup
+	$(CARGO) run --quiet -p native-bench --bin tables -- --render-doc docs/performance.md
+
+bench-doc-check: setup
+	$(CARGO) run --quiet -p native-bench --bin tables -- --check-doc docs/performance.md
 
 # Instructions per parse under callgrind, httpspan against httparse (and the byte-by-byte feed):
 # figures that do not move with the machine's load. Not part of `test` either.
@@ -197,6 +207,11 @@ bench-wasm: wasm-build wasm-browser
 	node wasm/bench/chromium.mjs
 	node wasm/bench/workerd.mjs
 
+# Not a test either: one Node run of the wasm bench recorded as native-bench/results/wasm-node.json,
+# the data of docs/performance.md's wasm table (`make bench-doc` renders it).
+bench-wasm-record: wasm-build
+	node native-bench/record-wasm.mjs
+
 
 # The generated tables of docs/conformance.md (smuggling matrix, vectors per rule). The llhttp
 # column comes from Node's built-in parser, so the check needs `node`.
@@ -248,4 +263,4 @@ fuzz-smoke:
 
 
 test: fmt-check clippy rust-tests feature-tests no-std doc vectors-check conformance test-backends test-neon \
-	test-simd128 wasm-vectors wasm-test playground-test conformance-matrix-check fuzz-smoke miri
+	test-simd128 wasm-vectors wasm-test playground-test conformance-matrix-check bench-doc-check fuzz-smoke miri

@@ -10,6 +10,7 @@
 //! competitors' cases, each a closure that runs one operation and asserts its result.
 
 pub mod compete;
+pub mod doc;
 pub mod measure;
 pub mod report;
 

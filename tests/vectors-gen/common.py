@@ -187,3 +187,27 @@ def response(version, status, reason, headers, body=None, chunks=None, trailers=
     else:
         exp["keep_alive"] = keep_alive_rule(version, headers)
     return raw, exp
+
+
+# ---------------------------------------------------------------- shorthands of the rule modules
+# (lines.py ... response.py: one module per vectors file)
+
+GET = "GET / HTTP/1.1\r\nHost: a\r\n\r\n"
+RESP0 = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"
+POST = "POST / HTTP/1.1\r\nHost: a\r\n"
+CH = POST + "Transfer-Encoding: chunked\r\n\r\n"
+RCH = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+HELLO = "5\r\nhello\r\n0\r\n\r\n"
+MAX = 2 ** 63 - 1
+R = "reject"
+INC = "incomplete"
+
+
+def Q(file, id, input, expect, why):
+    """One request case."""
+    add(file, id, "request", input, expect, why)
+
+
+def S(file, id, input, expect, why, request_method=None):
+    """One response case."""
+    add(file, id, "response", input, expect, why, request_method)

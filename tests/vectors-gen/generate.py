@@ -16,31 +16,41 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bytes_cases  # noqa: E402
+import chunked  # noqa: E402
+import connection  # noqa: E402
 import decisions  # noqa: E402
+import fields  # noqa: E402
+import framing  # noqa: E402
 import lenient  # noqa: E402
+import limits  # noqa: E402
+import lines  # noqa: E402
+import pipelining  # noqa: E402
 import realistic  # noqa: E402
-import rules  # noqa: E402
-import rules2  # noqa: E402
+import realistic_requests  # noqa: E402
+import realistic_responses  # noqa: E402
+import request_line  # noqa: E402
+import response  # noqa: E402
+import smuggling  # noqa: E402
 from common import FILES  # noqa: E402
 
 OUT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors"))
 
 
 def main(out=OUT):
-    rules.gen_lines()
-    rules.gen_request_line()
-    rules.gen_fields()
-    rules.gen_limits()
-    rules2.gen_framing()
-    rules2.gen_chunked()
-    rules2.gen_connection()
-    rules2.gen_smuggling()
-    rules2.gen_pipelining()
-    rules2.gen_response()
+    lines.gen_lines()
+    request_line.gen_request_line()
+    fields.gen_fields()
+    limits.gen_limits()
+    framing.gen_framing()
+    chunked.gen_chunked()
+    connection.gen_connection()
+    smuggling.gen_smuggling()
+    pipelining.gen_pipelining()
+    response.gen_response()
     bytes_cases.gen_bytes()
     realistic.check_bench()
-    realistic.gen_realistic_requests()
-    realistic.gen_realistic_responses()
+    realistic_requests.gen_realistic_requests()
+    realistic_responses.gen_realistic_responses()
     decisions.gen_decisions()
     decisions.gen_truncated()
     lenient.gen_lenient()
