@@ -564,3 +564,6 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
         Ok(event)
     }
 }
+
+#[cfg(test)]
+mod tests;

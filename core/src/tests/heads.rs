@@ -1,0 +1,529 @@
+//! What a parsed head tells: limits, the known-header index, framing and keep-alive, errors
+//! with their offsets, and heads cut short.
+
+use super::*;
+
+/// The error a check should find, as kind and offset, or none.
+type ExpectedError = Option<(ErrorKind, usize)>;
+
+#[test]
+fn sizes_stay_small() {
+    assert_eq!(core::mem::size_of::<Span>(), 4);
+    assert!(core::mem::size_of::<ChunkedDecoder>() <= 16);
+    let request = core::mem::size_of::<Request>();
+    let response = core::mem::size_of::<Response>();
+    // 64 slots of 10 bytes are 640; the known-header index, a byte for each bit of the presence
+    // bitmap, is 64; the rest is parse state.
+    assert!(request <= 768, "Request is {request} bytes");
+    assert!(response <= 768, "Response is {response} bytes");
+}
+
+#[test]
+fn head_limit_is_inclusive_and_counts_from_the_request_line() {
+    let make = |total: usize, leading: &[u8]| {
+        let mut head = Vec::from(leading);
+        head.extend_from_slice(b"GET / HTTP/1.1\r\nHost: a\r\nX: ");
+        let filler = total - (head.len() - leading.len()) - 4;
+        head.extend(core::iter::repeat(b'x').take(filler));
+        head.extend_from_slice(b"\r\n\r\n");
+        assert_eq!(head.len() - leading.len(), total);
+        head
+    };
+    for leading in [&b""[..], b"\r\n\r\n"] {
+        let ok = make(8192, leading);
+        assert_eq!(
+            Request::new().parse(&ok),
+            Ok(Status::Complete { head_len: ok.len() })
+        );
+        let over = make(8193, leading);
+        let err = Request::new().parse(&over).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::HeadTooLarge, leading.len() + 8192)
+        );
+        assert_eq!(err.status(), 431);
+        let mut req = Request::new();
+        assert_eq!(parse_growing(&mut req, &over), Err(err));
+    }
+}
+
+/// Found by fuzzing: a head that filled the limit exactly, with no room left for its end, was
+/// rejected at the offset of the first byte over the limit, which the input did not hold yet.
+/// The error now waits for that byte, so its offset is always a byte of the input.
+#[test]
+fn a_head_at_the_limit_fails_at_the_first_byte_over_it() {
+    let mut limits = Limits::DEFAULT;
+    limits.max_head_bytes = 40;
+    // Each fills the 40 bytes: a field value, a line whose LF would be byte 40, an empty line
+    // whose LF would be, and a request-line.
+    let fill = |start: &[u8], end: &[u8]| {
+        let pad = 40 - start.len() - end.len();
+        [start, &b"a".repeat(pad)[..], end].concat()
+    };
+    let fields = b"GET / HTTP/1.1\r\nHost: a\r\nX: ";
+    for head in [
+        fill(fields, b""),
+        fill(fields, b"\r"),
+        fill(fields, b"\r\n\r"),
+        fill(b"GET /", b""),
+    ] {
+        let head = &head[..];
+        let mut req = Request::with_limits(limits);
+        assert_eq!(req.parse(head), Ok(Status::Partial), "{head:?}");
+        let over = [head, b"\n"].concat();
+        let err = req.parse(&over).unwrap_err();
+        assert_eq!(err.offset(), 40);
+        assert!(matches!(
+            err.kind(),
+            ErrorKind::HeadTooLarge | ErrorKind::TargetTooLong
+        ));
+        assert_eq!(Request::with_limits(limits).parse(&over), Err(err));
+    }
+}
+
+#[test]
+fn a_request_line_over_the_limit_is_a_414() {
+    let mut limits = Limits::DEFAULT;
+    limits.max_head_bytes = 64;
+    let mut line = Vec::from(&b"GET /"[..]);
+    line.extend(core::iter::repeat(b'a').take(100));
+    let err = Request::with_limits(limits).parse(&line).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.offset(), err.status()),
+        (ErrorKind::TargetTooLong, 64, 414)
+    );
+}
+
+#[test]
+fn field_line_limit_and_slot_exhaustion() {
+    let head = |fields: usize| {
+        let mut h = Vec::from(&b"GET / HTTP/1.1\r\nHost: a\r\n"[..]);
+        for i in 1..fields {
+            h.extend_from_slice(format!("X-{i}: v\r\n").as_bytes());
+        }
+        h.extend_from_slice(b"\r\n");
+        h
+    };
+    let at_limit = head(64);
+    assert!(Request::new().parse(&at_limit).unwrap().is_complete());
+    assert_eq!(Request::new().fields().len(), 0);
+    let over = head(65);
+    let err = Request::new().parse(&over).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::TooManyFields);
+    assert_eq!(&over[err.offset()..err.offset() + 6], b"X-64: ");
+
+    let mut small = Request::<4>::default();
+    let err = small.parse(&head(10)).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::FieldSlotsExhausted);
+    assert_eq!(err.needed_slots(), Some(10));
+    assert_eq!(err.status(), 431);
+    assert!(format!("{err}").contains("needs 10 field slots"));
+    let mut enough = Request::<10>::default();
+    assert!(enough.parse(&head(10)).unwrap().is_complete());
+    assert_eq!(enough.fields().len(), 10);
+}
+
+#[test]
+fn known_headers_are_indexed_in_one_pass() {
+    let mut res = Response::new();
+    assert!(res.parse(RESPONSE_LARGE).unwrap().is_complete());
+    let buf = RESPONSE_LARGE;
+    assert_eq!(
+        res.get(KnownHeader::Server).unwrap().as_bytes(buf),
+        b"edge/2.4"
+    );
+    assert_eq!(
+        res.get(KnownHeader::SetCookie).unwrap().as_bytes(buf),
+        b"session=8b1e9a47f0d4; Path=/; HttpOnly; Secure"
+    );
+    assert_eq!(res.get(KnownHeader::Host), None);
+    assert_eq!(
+        res.find(buf, b"server-timing").unwrap().as_bytes(buf),
+        b"db;dur=12.4, app;dur=31.9"
+    );
+    assert_eq!(res.find(buf, b"SERVER").unwrap().as_bytes(buf), b"edge/2.4");
+    let bits = res.known_bitmap().count_ones() as usize;
+    let known_fields = res.fields().iter().filter(|f| f.known().is_some()).count();
+    assert_eq!(
+        bits, known_fields,
+        "each known header appears once in this head"
+    );
+    for f in res.fields() {
+        if let Some(k) = f.known() {
+            assert_eq!(res.fields()[res.known_index(k).unwrap()], *f);
+        }
+    }
+}
+
+#[test]
+fn first_of_repeated_known_headers_is_indexed_and_all_are_iterable() {
+    let buf = b"HTTP/1.1 200 OK\r\nSet-Cookie: a=1\r\nset-cookie: b=2\r\nContent-Length: 0\r\n\r\n";
+    let mut res = Response::new();
+    res.parse(buf).unwrap();
+    assert_eq!(
+        res.get(KnownHeader::SetCookie).unwrap().as_bytes(buf),
+        b"a=1"
+    );
+    let cookies: Vec<&[u8]> = res
+        .fields()
+        .iter()
+        .filter(|f| f.known() == Some(KnownHeader::SetCookie))
+        .map(|f| f.value.as_bytes(buf))
+        .collect();
+    assert_eq!(cookies, [&b"a=1"[..], b"b=2"]);
+}
+
+#[test]
+fn reset_makes_the_parser_reusable() {
+    let mut req = Request::new();
+    let first =
+        b"POST /a HTTP/1.0\r\nContent-Length: 3\r\nConnection: keep-alive\r\nCookie: x\r\n\r\n";
+    req.parse(first).unwrap();
+    assert_eq!((req.content_length(), req.keep_alive()), (Some(3), true));
+    req.reset();
+    let second = b"GET /b HTTP/1.1\r\nHost: h\r\n\r\n";
+    assert!(req.parse(second).unwrap().is_complete());
+    assert_eq!(req.target().as_bytes(second), b"/b");
+    assert_eq!(req.fields().len(), 1);
+    assert_eq!(req.get(KnownHeader::Cookie), None);
+    assert_eq!(req.content_length(), None);
+    assert_eq!(req.framing(), Framing::NoBody);
+}
+
+#[test]
+fn values_are_trimmed_and_may_be_empty() {
+    let buf = b"GET / HTTP/1.1\r\nHost:\t a \t\r\nX-Empty:\r\nX-Spaces:   \r\nX-In: a  b\r\n\r\n";
+    let mut req = Request::new();
+    req.parse(buf).unwrap();
+    let values: Vec<&[u8]> = req.fields().iter().map(|f| f.value.as_bytes(buf)).collect();
+    assert_eq!(values, [&b"a"[..], b"", b"", b"a  b"]);
+}
+
+#[test]
+fn framing_and_keep_alive_follow_the_policy() {
+    let cases: &[(&[u8], Framing, bool)] = &[
+        (b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", Framing::NoBody, true),
+        (b"GET / HTTP/1.0\r\n\r\n", Framing::NoBody, false),
+        (b"GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n", Framing::NoBody, true),
+        (b"GET / HTTP/1.1\r\nHost: a\r\nConnection: keep-alive, close\r\n\r\n", Framing::NoBody, false),
+        (b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n", Framing::Length(10), true),
+        (b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: Chunked\r\n\r\n", Framing::Chunked, true),
+    ];
+    for (buf, framing, keep_alive) in cases {
+        let mut req = Request::new();
+        req.parse(buf).unwrap();
+        assert_eq!(
+            (req.framing(), req.keep_alive()),
+            (*framing, *keep_alive),
+            "{:?}",
+            std::string::String::from_utf8_lossy(buf)
+        );
+    }
+    let responses: &[(&[u8], &[u8], Framing, bool)] = &[
+        (
+            b"HTTP/1.1 200 OK\r\n\r\n",
+            b"GET",
+            Framing::UntilClose,
+            false,
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\n",
+            b"GET",
+            Framing::UntilClose,
+            false,
+        ),
+        (
+            b"HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\n",
+            b"GET",
+            Framing::NoBody,
+            true,
+        ),
+        (
+            b"HTTP/1.1 304 Not Modified\r\n\r\n",
+            b"GET",
+            Framing::NoBody,
+            true,
+        ),
+        (
+            b"HTTP/1.1 103 Early Hints\r\n\r\n",
+            b"GET",
+            Framing::NoBody,
+            true,
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n",
+            b"HEAD",
+            Framing::NoBody,
+            true,
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n",
+            b"GET",
+            Framing::Chunked,
+            true,
+        ),
+        (
+            b"HTTP/1.1 200 Connection established\r\n\r\n",
+            b"CONNECT",
+            Framing::NoBody,
+            true,
+        ),
+        (
+            b"HTTP/1.0 200 OK\r\nContent-Length: 1\r\n\r\n",
+            b"GET",
+            Framing::Length(1),
+            false,
+        ),
+    ];
+    for (buf, method, framing, keep_alive) in responses {
+        let mut res = Response::new();
+        res.set_request_method(method);
+        res.parse(buf).unwrap();
+        assert_eq!(
+            (res.framing(), res.keep_alive()),
+            (*framing, *keep_alive),
+            "{:?}",
+            std::string::String::from_utf8_lossy(buf)
+        );
+    }
+}
+
+#[test]
+fn errors_point_at_the_offending_byte() {
+    let cases: &[(&[u8], ErrorKind, usize)] = &[
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\nX-Y : z\r\n\r\n",
+            ErrorKind::WhitespaceBeforeColon,
+            28,
+        ),
+        (
+            b"GET / HTTP/1.1\r\n Host: a\r\n\r\n",
+            ErrorKind::WhitespaceBeforeFirstField,
+            16,
+        ),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\n\tb\r\n\r\n",
+            ErrorKind::ObsFold,
+            25,
+        ),
+        (b"GET  / HTTP/1.1\r\n", ErrorKind::InvalidRequestLine, 4),
+        (b"GET / HTTP/1.1 \r\n", ErrorKind::InvalidVersion, 14),
+        (b"GET / HTTP/2.0\r\n", ErrorKind::UnsupportedVersion, 6),
+        (b"G@T / HTTP/1.1\r\n", ErrorKind::InvalidMethod, 1),
+        (
+            b"GET /a%g0 HTTP/1.1\r\n",
+            ErrorKind::InvalidPercentEncoding,
+            7,
+        ),
+        (b"GET /a\"b HTTP/1.1\r\n", ErrorKind::InvalidTarget, 6),
+        (b"GET / HTTP/1.1\r\nHost: a\x00\r\n\r\n", ErrorKind::Nul, 23),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+            ErrorKind::DuplicateHost,
+            25,
+        ),
+        (
+            b"GET / HTTP/1.1\r\nHost: a b\r\n\r\n",
+            ErrorKind::InvalidHost,
+            23,
+        ),
+        (
+            b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\n",
+            ErrorKind::DuplicateContentLength,
+            45,
+        ),
+        (
+            b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1 \x0b\r\n\r\n",
+            ErrorKind::InvalidFieldValue,
+            44,
+        ),
+        (
+            b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, chunked\r\n\r\n",
+            ErrorKind::ChunkedTwice,
+            54,
+        ),
+        (
+            b"POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n",
+            ErrorKind::TransferEncodingInHttp10,
+            17,
+        ),
+        (
+            b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, gzip\r\n\r\n",
+            ErrorKind::ChunkedNotLast,
+            26,
+        ),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close;x\r\n\r\n",
+            ErrorKind::InvalidConnection,
+            42,
+        ),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\nNoColon\r\n\r\n",
+            ErrorKind::MissingColon,
+            32,
+        ),
+    ];
+    for (buf, kind, offset) in cases {
+        let err = Request::new().parse(buf).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (*kind, *offset),
+            "{:?}",
+            std::string::String::from_utf8_lossy(buf)
+        );
+    }
+    let responses: &[(&[u8], ErrorKind, usize)] = &[
+        (b"HTTP/1.1 2000 OK\r\n", ErrorKind::InvalidStatusCode, 12),
+        (b"HTTP/1.1 099 X\r\n", ErrorKind::InvalidStatusCode, 9),
+        (b"HTTP/1.1 200 O\x7fK\r\n", ErrorKind::InvalidReason, 14),
+        (b"HTTP/1.1 200\tOK\r\n", ErrorKind::InvalidStatusLine, 12),
+        (
+            b"\r\nHTTP/1.1 200 OK\r\n",
+            ErrorKind::EmptyLineBeforeStatusLine,
+            0,
+        ),
+        (b"HTTP/1.1\r\n", ErrorKind::InvalidStatusLine, 8),
+    ];
+    for (buf, kind, offset) in responses {
+        let err = Response::new().parse(buf).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (*kind, *offset),
+            "{:?}",
+            std::string::String::from_utf8_lossy(buf)
+        );
+    }
+}
+
+#[test]
+fn a_status_line_without_reason_is_accepted() {
+    for buf in [&b"HTTP/1.1 200\r\n\r\n"[..], b"HTTP/1.1 200 \r\n\r\n"] {
+        let mut res = Response::new();
+        assert!(res.parse(buf).unwrap().is_complete());
+        assert_eq!((res.status(), res.reason().len), (200, 0));
+    }
+}
+
+#[test]
+fn every_error_kind_has_a_status_a_section_and_a_lowercase_message() {
+    for &kind in ErrorKind::ALL {
+        assert!(
+            [400, 413, 414, 431, 505].contains(&kind.status()),
+            "{kind:?}"
+        );
+        assert!(kind.rfc().starts_with("RFC "), "{kind:?}");
+        let message = kind.message();
+        assert!(!message.ends_with('.'), "{kind:?}");
+        // Lowercase, except for acronyms such as NUL, LF or CONNECT.
+        let first_word = message.split(' ').next().unwrap();
+        let acronym = first_word.chars().all(|c| !c.is_lowercase());
+        assert!(
+            acronym || first_word.starts_with(|c: char| c.is_lowercase()),
+            "{kind:?}"
+        );
+        assert!(kind
+            .code()
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b == b'_' || b.is_ascii_digit()));
+    }
+    let codes: std::collections::BTreeSet<_> = ErrorKind::ALL.iter().map(|k| k.code()).collect();
+    assert_eq!(codes.len(), ErrorKind::ALL.len(), "codes are unique");
+}
+
+#[test]
+fn a_head_cut_short_is_checked_as_far_as_it_goes() {
+    let requests: &[(&[u8], ExpectedError)] = &[
+        (b"GET /\x01", Some((ErrorKind::InvalidTarget, 5))),
+        (b"G\x01", Some((ErrorKind::InvalidMethod, 1))),
+        (b"GET /a%4", None),
+        (b"GET /a%4z", Some((ErrorKind::InvalidPercentEncoding, 8))),
+        (b"GET /a HTTP/1.", None),
+        (b"GET /a HTTP/1.x", Some((ErrorKind::InvalidVersion, 14))),
+        (b"GET /a HTTP/2.0", Some((ErrorKind::UnsupportedVersion, 7))),
+        (b"GET * ", Some((ErrorKind::AsteriskFormNotOptions, 4))),
+        (b"GET /a HTTP/1.1\r", None),
+        (b"GET / HTTP/1.1\r\nHost: a\r\n", None),
+        (b"GET / HTTP/1.1\r\nHost: a\r\nX-Y", None),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\nX Y",
+            Some((ErrorKind::WhitespaceBeforeColon, 26)),
+        ),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\n X",
+            Some((ErrorKind::ObsFold, 25)),
+        ),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\nX: a\x7f",
+            Some((ErrorKind::InvalidFieldValue, 29)),
+        ),
+        // The meaning of a value is judged once the value is complete (its CR has arrived).
+        (b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1x", None),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1x\r",
+            Some((ErrorKind::InvalidContentLength, 42)),
+        ),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip;",
+            None,
+        ),
+        (b"GET / HTTP/1.1\r\nHost: a\r\nHost: b", None),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r",
+            Some((ErrorKind::DuplicateHost, 25)),
+        ),
+        // The CR of the empty line ends the head: what the whole head needs is checked.
+        (b"GET / HTTP/1.1\r\n\r", Some((ErrorKind::MissingHost, 16))),
+        (b"GET / HTTP/1.1\r\nHost: a\r\n\r", None),
+    ];
+    for (input, expected) in requests {
+        let mut req = Request::new();
+        assert_eq!(
+            req.parse(input),
+            Ok(Status::Partial),
+            "{:?}",
+            std::string::String::from_utf8_lossy(input)
+        );
+        let got = req
+            .check_truncated(input)
+            .err()
+            .map(|e| (e.kind(), e.offset()));
+        assert_eq!(
+            got,
+            *expected,
+            "{:?}",
+            std::string::String::from_utf8_lossy(input)
+        );
+        // The same answer however the head arrived.
+        let mut req = Request::new();
+        assert_eq!(parse_growing(&mut req, input), Ok(Status::Partial));
+        assert_eq!(
+            req.check_truncated(input)
+                .err()
+                .map(|e| (e.kind(), e.offset())),
+            *expected
+        );
+    }
+    let responses: &[(&[u8], ExpectedError)] = &[
+        (b"HTTP/1.1 20", None),
+        (b"HTTP/1.1 2x", Some((ErrorKind::InvalidStatusCode, 10))),
+        (b"HTTP/1.1 200 O\x01", Some((ErrorKind::InvalidReason, 14))),
+        (b"HTTP/1.1x", Some((ErrorKind::InvalidVersion, 8))),
+    ];
+    for (input, expected) in responses {
+        let mut res = Response::new();
+        assert_eq!(res.parse(input), Ok(Status::Partial));
+        assert_eq!(
+            res.check_truncated(input)
+                .err()
+                .map(|e| (e.kind(), e.offset())),
+            *expected
+        );
+    }
+    let mut trailers = Trailers::new();
+    assert_eq!(trailers.parse(b"A: 1\r\nB : 2"), Ok(Status::Partial));
+    let err = trailers.check_truncated(b"A: 1\r\nB : 2").unwrap_err();
+    assert_eq!(
+        (err.kind(), err.offset()),
+        (ErrorKind::WhitespaceBeforeColon, 7)
+    );
+}

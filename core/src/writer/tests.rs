@@ -1,0 +1,304 @@
+//! Tests of the writers: what they write parses back, and what they refuse they do not write.
+
+use super::*;
+use std::vec;
+
+#[test]
+fn empty_responses_are_what_the_writer_writes_and_parse_back() {
+    let (mut fast, mut general) = ([0u8; 128], [0u8; 128]);
+    for status in 100..=599u16 {
+        let len = write_empty_response(&mut fast, status).unwrap();
+        let mut res = ResponseWriter::new(&mut general, status).unwrap();
+        let has_content = !matches!(status, 100..=199 | 204 | 304);
+        if has_content {
+            res.content_length(0).unwrap();
+        }
+        let expected = res.finish().unwrap();
+        assert_eq!(fast[..len], general[..expected], "{status}");
+        let mut parsed = crate::Response::new();
+        parsed.parse(&fast[..len]).unwrap();
+        assert_eq!(parsed.status(), status);
+        assert_eq!(
+            parsed.content_length(),
+            has_content.then_some(0),
+            "{status}"
+        );
+        // One byte short: refused whole, with the length it needs.
+        let short = write_empty_response(&mut fast[..len - 1], status);
+        assert!(
+            matches!(short, Err(WriteError::BufferTooSmall { needed }) if needed >= len),
+            "{status}: {short:?}"
+        );
+    }
+    assert_eq!(
+        write_empty_response(&mut fast, 600),
+        Err(WriteError::Invalid(ErrorKind::InvalidStatusCode))
+    );
+}
+
+#[test]
+fn digits_in_both_bases() {
+    for (n, dec, hex) in [
+        (0u64, &b"0"[..], &b"0"[..]),
+        (9, b"9", b"9"),
+        (10, b"10", b"a"),
+        (255, b"255", b"ff"),
+        (4096, b"4096", b"1000"),
+        (u64::MAX, b"18446744073709551615", b"ffffffffffffffff"),
+    ] {
+        assert_eq!(Digits::new::<10>(n).as_bytes(), dec);
+        assert_eq!(Digits::new::<16>(n).as_bytes(), hex);
+    }
+}
+
+#[test]
+fn checked_fields_are_found_in_any_case() {
+    for known in KnownHeader::ALL.iter().copied() {
+        let name = known.name().as_bytes();
+        let upper = std::vec::Vec::from_iter(name.iter().map(u8::to_ascii_uppercase));
+        let want = matches!(
+            known,
+            KnownHeader::Host
+                | KnownHeader::Connection
+                | KnownHeader::ContentLength
+                | KnownHeader::TransferEncoding
+        )
+        .then_some(known);
+        assert_eq!(checked_field(name), want);
+        assert_eq!(checked_field(&upper), want);
+    }
+    assert_eq!(checked_field(b"hostx"), None);
+    assert_eq!(checked_field(b"hosT"), Some(KnownHeader::Host));
+    assert_eq!(checked_field(b"content-lengtx"), None);
+}
+
+#[test]
+fn short_copies_of_every_length() {
+    let src: std::vec::Vec<u8> = (1..=80).collect();
+    for n in 0..=src.len() {
+        let mut dst = [0u8; 96];
+        copy_short(&mut dst, &src[..n]);
+        assert_eq!(&dst[..n], &src[..n], "length {n}");
+        assert!(
+            dst[n..].iter().all(|&b| b == 0),
+            "length {n} wrote past its end"
+        );
+    }
+}
+
+#[test]
+fn prebuilt_lines_match_the_general_path() {
+    let mut registered = 0;
+    for status in 100..=599u16 {
+        let mut a = [0u8; 64];
+        let mut b = [0u8; 64];
+        let reason = reason_phrase(status).unwrap_or("");
+        registered += usize::from(!reason.is_empty());
+        let fast = ResponseWriter::new(&mut a, status)
+            .unwrap()
+            .finish()
+            .unwrap();
+        let slow = ResponseWriter::with_reason(&mut b, Version::Http11, status, reason.as_bytes())
+            .unwrap()
+            .finish()
+            .unwrap();
+        assert_eq!(a[..fast], b[..slow], "status {status}");
+    }
+    assert_eq!(registered, 50);
+    for bad in [0, 99, 600, 1000, u16::MAX] {
+        let mut buf = [0u8; 64];
+        assert_eq!(
+            ResponseWriter::new(&mut buf, bad).unwrap_err(),
+            WriteError::Invalid(ErrorKind::InvalidStatusCode)
+        );
+    }
+}
+
+/// Writes a response with two fields and a body; for every buffer shorter than the whole,
+/// the first call that does not fit reports exactly the length it needs.
+#[test]
+fn every_short_buffer_reports_what_it_needs() {
+    fn write(buf: &mut [u8]) -> Result<usize, WriteError> {
+        let mut res = ResponseWriter::new(buf, 404)?;
+        res.header(b"Content-Type", b"text/plain")?;
+        res.header_u64(b"Retry-After", 120)?;
+        res.body(b"not here")
+    }
+    let mut big = [0u8; 256];
+    let total = write(&mut big).unwrap();
+    let whole = b"HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nRetry-After: 120\r\n\
+                  Content-Length: 8\r\n\r\nnot here";
+    assert_eq!(&big[..total], whole);
+    let ends = [24, 24 + 26, 24 + 26 + 18, total];
+    for len in 0..total {
+        let mut buf = vec![0u8; len];
+        let needed = ends.iter().copied().find(|&e| e > len).unwrap();
+        assert_eq!(
+            write(&mut buf),
+            Err(WriteError::BufferTooSmall { needed }),
+            "buffer of {len}"
+        );
+    }
+}
+
+#[test]
+fn refused_fields_write_nothing() {
+    let mut buf = [0u8; 256];
+    let mut res = ResponseWriter::new(&mut buf, 200).unwrap();
+    let invalid = |k| Err(WriteError::Invalid(k));
+    for (name, value, want) in [
+        (&b""[..], &b"v"[..], invalid(ErrorKind::InvalidFieldName)),
+        (b"X Y", b"v", invalid(ErrorKind::InvalidFieldName)),
+        (b"X:", b"v", invalid(ErrorKind::InvalidFieldName)),
+        (b"X\r\nY", b"v", invalid(ErrorKind::InvalidFieldName)),
+        (b"X", b"a\rb", invalid(ErrorKind::InvalidFieldValue)),
+        (b"X", b"a\nb", invalid(ErrorKind::InvalidFieldValue)),
+        (b"X", b"a\0b", invalid(ErrorKind::InvalidFieldValue)),
+        (b"X", b"a\x7fb", invalid(ErrorKind::InvalidFieldValue)),
+        (b"X", b" a", invalid(ErrorKind::InvalidFieldValue)),
+        (b"X", b"a\t", invalid(ErrorKind::InvalidFieldValue)),
+        (b"content-length", b"5", Err(WriteError::FramingField)),
+        (
+            b"Transfer-Encoding",
+            b"chunked",
+            Err(WriteError::FramingField),
+        ),
+        (
+            b"Connection",
+            b"close x",
+            invalid(ErrorKind::InvalidConnection),
+        ),
+    ] {
+        assert_eq!(res.header(name, value).map(|_| ()), want);
+    }
+    assert_eq!(res.written(), 17);
+    // Host is checked in requests only; in a response it is just a field.
+    res.header(b"Host", b"not a host").unwrap();
+    res.header(b"Connection", b"keep-alive, Upgrade").unwrap();
+    let len = res.finish().unwrap();
+    assert_eq!(
+        &buf[..len],
+        b"HTTP/1.1 200 OK\r\nHost: not a host\r\nConnection: keep-alive, Upgrade\r\n\r\n"
+    );
+}
+
+#[test]
+fn one_framing_field() {
+    let mut buf = [0u8; 256];
+    let invalid = |k| Err(WriteError::Invalid(k));
+    let mut res = ResponseWriter::new(&mut buf, 200).unwrap();
+    res.content_length(3).unwrap();
+    assert_eq!(
+        res.content_length(3).map(|_| ()),
+        invalid(ErrorKind::DuplicateContentLength)
+    );
+    assert_eq!(
+        res.chunked().map(|_| ()),
+        invalid(ErrorKind::ContentLengthWithTransferEncoding)
+    );
+    assert_eq!(
+        res.body(b"abc").map(|_| ()),
+        invalid(ErrorKind::DuplicateContentLength)
+    );
+    let mut res = ResponseWriter::new(&mut buf, 200).unwrap();
+    res.chunked().unwrap();
+    assert_eq!(res.chunked().map(|_| ()), invalid(ErrorKind::ChunkedTwice));
+    assert_eq!(
+        res.content_length(1).map(|_| ()),
+        invalid(ErrorKind::ContentLengthWithTransferEncoding)
+    );
+    let mut res = ResponseWriter::new(&mut buf, 200).unwrap();
+    assert_eq!(
+        res.content_length(1 << 63).map(|_| ()),
+        invalid(ErrorKind::ContentLengthTooLarge)
+    );
+    res.content_length(i64::MAX as u64).unwrap();
+    let mut res = ResponseWriter::with_reason(&mut buf, Version::Http10, 200, b"OK").unwrap();
+    assert_eq!(
+        res.chunked().map(|_| ()),
+        invalid(ErrorKind::TransferEncodingInHttp10)
+    );
+}
+
+#[test]
+fn statuses_without_content() {
+    let mut buf = [0u8; 256];
+    for status in [100, 101, 103, 199, 204] {
+        let mut res = ResponseWriter::new(&mut buf, status).unwrap();
+        assert_eq!(
+            res.content_length(0).map(|_| ()),
+            Err(WriteError::BodyNotAllowed)
+        );
+        assert_eq!(res.chunked().map(|_| ()), Err(WriteError::BodyNotAllowed));
+        assert_eq!(res.body(b""), Err(WriteError::BodyNotAllowed));
+    }
+    let mut res = ResponseWriter::new(&mut buf, 304).unwrap();
+    res.content_length(10).unwrap();
+    let res = ResponseWriter::new(&mut buf, 304).unwrap();
+    assert_eq!(res.body(b""), Err(WriteError::BodyNotAllowed));
+    let mut res = ResponseWriter::new(&mut buf, 304).unwrap();
+    res.chunked().unwrap();
+}
+
+#[test]
+fn reasons_and_request_lines_are_checked() {
+    let mut buf = [0u8; 256];
+    let invalid = |k| WriteError::Invalid(k);
+    assert_eq!(
+        ResponseWriter::with_reason(&mut buf, Version::Http11, 200, b"O\rK").unwrap_err(),
+        invalid(ErrorKind::InvalidReason)
+    );
+    let len = ResponseWriter::with_reason(&mut buf, Version::Http10, 599, b" odd\treason ")
+        .unwrap()
+        .finish()
+        .unwrap();
+    assert_eq!(&buf[..len], b"HTTP/1.0 599  odd\treason \r\n\r\n");
+    for (method, target, kind) in [
+        (&b"G T"[..], &b"/"[..], ErrorKind::InvalidMethod),
+        (b"", b"/", ErrorKind::InvalidMethod),
+        (b"GET", b"", ErrorKind::InvalidRequestLine),
+        (b"GET", b"/a b", ErrorKind::InvalidTarget),
+        (b"GET", b"/a#b", ErrorKind::FragmentInTarget),
+        (b"GET", b"/%zz", ErrorKind::InvalidPercentEncoding),
+        (b"GET", b"*", ErrorKind::AsteriskFormNotOptions),
+        (b"CONNECT", b"/", ErrorKind::ConnectNotAuthorityForm),
+    ] {
+        assert_eq!(
+            RequestWriter::new(&mut buf, method, target).unwrap_err(),
+            invalid(kind)
+        );
+    }
+    let mut req = RequestWriter::new(&mut buf, b"GET", b"/").unwrap();
+    assert_eq!(
+        req.header(b"Host", b"a b").map(|_| ()),
+        Err(invalid(ErrorKind::InvalidHost))
+    );
+    req.header(b"host", b"example.com:8080").unwrap();
+    assert_eq!(
+        req.header(b"HOST", b"example.com").map(|_| ()),
+        Err(invalid(ErrorKind::DuplicateHost))
+    );
+    assert_eq!(
+        RequestWriter::new(&mut buf, b"GET", b"/").unwrap().finish(),
+        Err(invalid(ErrorKind::MissingHost))
+    );
+    let len = RequestWriter::with_version(&mut buf, b"GET", b"/", Version::Http10)
+        .unwrap()
+        .finish()
+        .unwrap();
+    assert_eq!(&buf[..len], b"GET / HTTP/1.0\r\n\r\n");
+}
+
+#[test]
+fn chunks() {
+    let mut buf = [0u8; 64];
+    assert_eq!(write_chunk(&mut buf, b""), Ok(0));
+    let n = write_chunk(&mut buf, &[b'x'; 26]).unwrap();
+    assert_eq!(&buf[..6], b"1a\r\nxx");
+    assert_eq!(&buf[n - 3..n], b"x\r\n");
+    assert_eq!(n, 2 + 2 + 26 + 2);
+    assert_eq!(
+        write_chunk(&mut buf[..31], &[b'x'; 26]),
+        Err(WriteError::BufferTooSmall { needed: 32 })
+    );
+}
