@@ -8,6 +8,7 @@ use crate::scan::{
     self,
     class::{self, is, is_ws},
 };
+use crate::syntax::{self, Quoted};
 
 /// What [`ChunkedDecoder::decode`] found. More kinds may be added, so a `match` needs a
 /// wildcard arm.
@@ -314,11 +315,14 @@ impl ChunkedDecoder {
     fn ext_byte(&mut self, b: u8, pos: usize, bare_lf: bool) -> Result<(), Error> {
         let invalid = Err(Error::new(ErrorKind::InvalidChunkExtension, pos));
         self.state = match (self.state, b) {
-            (State::ExtQuoted, b'"') => State::ExtAfterValue,
-            (State::ExtQuoted, b'\\') => State::ExtQuotedPair,
-            (State::ExtQuoted, b) if is(b, class::QDTEXT) => State::ExtQuoted,
-            (State::ExtQuotedPair, b) if is(b, class::VALUE) => State::ExtQuoted,
-            (State::ExtQuoted | State::ExtQuotedPair, _) => return invalid,
+            (State::ExtQuoted | State::ExtQuotedPair, b) => {
+                match syntax::quoted_step(self.state == State::ExtQuotedPair, b) {
+                    Quoted::Inside => State::ExtQuoted,
+                    Quoted::Escaped => State::ExtQuotedPair,
+                    Quoted::Closed => State::ExtAfterValue,
+                    Quoted::Invalid => return invalid,
+                }
+            }
             (State::SizeSpace | State::ExtValueSpace, b) if is_ws(b) => self.state,
             (State::SizeSpace | State::ExtValueSpace, b';') => State::ExtBeforeName,
             (State::ExtBeforeName, b) if is_ws(b) => State::ExtBeforeName,

@@ -65,6 +65,7 @@ use std::vec;
 use bytes::{Buf, Bytes, BytesMut};
 
 use crate::error::Error;
+use crate::framing::{self, Content};
 use crate::limits::Limits;
 use crate::request::Request;
 use crate::span::Span;
@@ -341,7 +342,7 @@ fn write_head(buf: &mut [u8], reply: &Reply<'_>) -> Result<usize, WriteError> {
     }
     // 1xx and 204 have no content and no Content-Length (RFC 9110 8.6); an empty body is
     // written as none, and the writer refuses a body where the status allows none.
-    let no_content = matches!(reply.status, 100..=199 | 204);
+    let no_content = framing::response_content(reply.status) == Content::None;
     if !(no_content && reply.body.is_empty()) {
         res.content_length(reply.body.len() as u64)?;
     }

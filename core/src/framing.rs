@@ -12,7 +12,7 @@ use crate::head::HeadKind;
 use crate::known::{Folded, KnownHeader};
 use crate::limits::Leniency;
 use crate::scan;
-use crate::syntax::{self, ListItems, Version};
+use crate::syntax::{self, ListItems, MethodClass, Version};
 
 /// How the body of a message is delimited (RFC 9112 6.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -334,9 +334,9 @@ pub(crate) enum Answering {
 impl Answering {
     /// The request method, case-sensitive as methods are.
     pub(crate) fn of(method: &[u8]) -> Answering {
-        match method {
-            b"HEAD" => Answering::Head,
-            b"CONNECT" => Answering::Connect,
+        match MethodClass::of(method) {
+            MethodClass::Head => Answering::Head,
+            MethodClass::Connect => Answering::Connect,
             _ => Answering::Other,
         }
     }

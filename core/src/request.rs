@@ -68,7 +68,10 @@ impl StartLine for RequestLine {
     ) -> Option<Version> {
         // The CR ends both runs, so every index below is at most `cr`.
         let method_end = blocks.next_not_token(pos);
-        if method_end == pos || buf[method_end] != b' ' || &buf[pos..method_end] == b"CONNECT" {
+        if method_end == pos
+            || buf[method_end] != b' '
+            || MethodClass::of(&buf[pos..method_end]) == MethodClass::Connect
+        {
             return None;
         }
         let target_start = method_end + 1;

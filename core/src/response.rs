@@ -29,27 +29,11 @@ impl StartLine for StatusLine {
         let code_start = version_len
             + 1
             + syntax::extra_sp(&line[version_len + 1..], lenient.request_line_spaces);
-        let code = &line[code_start..];
-        let mut status: u16 = 0;
-        for i in 0..3 {
-            match code.get(i) {
-                Some(&d) if d.is_ascii_digit() => status = status * 10 + u16::from(d - b'0'),
-                _ => return Err(err(ErrorKind::InvalidStatusCode, code_start + i)),
-            }
-        }
-        if !(100..=599).contains(&status) {
-            return Err(err(ErrorKind::InvalidStatusCode, code_start));
-        }
+        let status =
+            syntax::status_code(&line[code_start..]).map_err(|(k, i)| err(k, code_start + i))?;
         let code_end = code_start + 3;
-        let reason_start = match line.get(code_end) {
-            // Many servers send no SP after the code: an empty reason.
-            None => code_end,
-            Some(b' ') => code_end + 1,
-            Some(d) if d.is_ascii_digit() => {
-                return Err(err(ErrorKind::InvalidStatusCode, code_end))
-            }
-            Some(_) => return Err(err(ErrorKind::InvalidStatusLine, code_end)),
-        };
+        let reason_start =
+            code_end + syntax::reason_offset(line.get(code_end)).map_err(|k| err(k, code_end))?;
         let reason = &line[reason_start..];
         let valid = scan::field_value_len(reason);
         if valid != reason.len() {
@@ -73,24 +57,11 @@ impl StartLine for StatusLine {
     ) -> Option<Version> {
         let line = &buf[pos..cr];
         let version = syntax::common_version(line.get(..8)?)?;
-        let &[b' ', d0, d1, d2] = line.get(8..12)?.first_chunk::<4>()? else {
-            return None;
-        };
-        let digits = [d0, d1, d2].map(|d| d.wrapping_sub(b'0'));
-        if digits.iter().any(|&d| d > 9) {
+        if line.get(8) != Some(&b' ') {
             return None;
         }
-        let status = digits
-            .iter()
-            .fold(0u16, |status, &d| status * 10 + u16::from(d));
-        if !(100..=599).contains(&status) {
-            return None;
-        }
-        let reason_start = match line.get(12) {
-            None => 12,
-            Some(b' ') => 13,
-            Some(_) => return None,
-        };
+        let status = syntax::status_code(line.get(9..12)?).ok()?;
+        let reason_start = 12 + syntax::reason_offset(line.get(12)).ok()?;
         self.status = status;
         self.reason = Span::from_range(pos + reason_start, cr);
         Some(version)

@@ -123,19 +123,55 @@ fn pct_encoded(bytes: &[u8], i: usize) -> SyntaxResult<()> {
     }
 }
 
-/// The method names whose target form is special.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// The status-code at the start of `code`: three digits, from 100 to 599 (RFC 9110 15), or
+/// the error and the offset of the byte that is wrong.
+#[inline(always)]
+pub(crate) fn status_code(code: &[u8]) -> SyntaxResult<u16> {
+    let mut status = 0u16;
+    for i in 0..3 {
+        let digit = code.get(i).map_or(10, |d| d.wrapping_sub(b'0'));
+        if digit > 9 {
+            return Err((ErrorKind::InvalidStatusCode, i));
+        }
+        status = status * 10 + u16::from(digit);
+    }
+    if !(100..=599).contains(&status) {
+        return Err((ErrorKind::InvalidStatusCode, 0));
+    }
+    Ok(status)
+}
+
+/// Where the reason phrase starts, counted from the byte after the status code, which is
+/// `next`: right there when the line ends (many servers send no SP after the code, an empty
+/// reason), after an SP; a fourth digit or any other byte is an error.
+#[inline(always)]
+pub(crate) fn reason_offset(next: Option<&u8>) -> Result<usize, ErrorKind> {
+    match next {
+        None => Ok(0),
+        Some(b' ') => Ok(1),
+        Some(d) if d.is_ascii_digit() => Err(ErrorKind::InvalidStatusCode),
+        Some(_) => Err(ErrorKind::InvalidStatusLine),
+    }
+}
+
+/// The methods whose names the grammar and the framing rules single out: CONNECT and OPTIONS
+/// for the form of the request-target (RFC 9112 3.2), HEAD and CONNECT for the framing of the
+/// response (RFC 9112 6.3). Method names are case-sensitive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum MethodClass {
     Connect,
     Options,
+    Head,
     Other,
 }
 
 impl MethodClass {
+    #[inline]
     pub(crate) fn of(method: &[u8]) -> MethodClass {
         match method {
             b"CONNECT" => MethodClass::Connect,
             b"OPTIONS" => MethodClass::Options,
+            b"HEAD" => MethodClass::Head,
             _ => MethodClass::Other,
         }
     }
@@ -555,24 +591,48 @@ fn skip_ws(bytes: &[u8]) -> usize {
     bytes.iter().take_while(|&&b| is_folded_ws(b)).count()
 }
 
-/// Length of the quoted-string at the start of `bytes` (RFC 9110 5.6.4), or `None`.
+/// Where a quoted-string stands after one more byte (RFC 9110 5.6.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Quoted {
+    /// Inside, after qdtext or a quoted-pair.
+    Inside,
+    /// After the backslash of a quoted-pair.
+    Escaped,
+    /// The closing DQUOTE.
+    Closed,
+    /// The byte cannot stand there.
+    Invalid,
+}
+
+/// The grammar of a quoted-string after its opening DQUOTE, one byte at a time, so that a
+/// decoder fed in pieces (chunk extensions) and a whole value (transfer-coding parameters) read
+/// it alike: `*( qdtext / quoted-pair ) DQUOTE`, where a quoted-pair is `"\\"` and one of HTAB,
+/// SP, VCHAR or obs-text.
+#[inline]
+pub(crate) fn quoted_step(escaped: bool, b: u8) -> Quoted {
+    match (escaped, b) {
+        (true, b) if is(b, class::VALUE) => Quoted::Inside,
+        (true, _) => Quoted::Invalid,
+        (false, b'"') => Quoted::Closed,
+        (false, b'\\') => Quoted::Escaped,
+        (false, b) if is(b, class::QDTEXT) => Quoted::Inside,
+        (false, _) => Quoted::Invalid,
+    }
+}
+
+/// Length of the quoted-string at the start of `bytes` (RFC 9110 5.6.4), or `None`. The line
+/// breaks of an obs-fold, kept in a value read with `obs_fold`, count as the SP they stand for.
 pub(crate) fn quoted_string(bytes: &[u8]) -> Option<usize> {
     if bytes.first() != Some(&b'"') {
         return None;
     }
-    let mut i = 1;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' => return Some(i + 1),
-            b'\\' => {
-                let &next = bytes.get(i + 1)?;
-                if !(is(next, class::VALUE) || is_folded_ws(next)) {
-                    return None;
-                }
-                i += 2;
-            }
-            b if is(b, class::QDTEXT) || is_folded_ws(b) => i += 1,
-            _ => return None,
+    let mut escaped = false;
+    for (i, &b) in bytes.iter().enumerate().skip(1) {
+        let b = if is_folded_ws(b) { b' ' } else { b };
+        match quoted_step(escaped, b) {
+            Quoted::Closed => return Some(i + 1),
+            Quoted::Invalid => return None,
+            step => escaped = step == Quoted::Escaped,
         }
     }
     None
