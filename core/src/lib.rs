@@ -65,8 +65,8 @@
 //!   are listed in `docs/conformance.md`. [`Leniency`] options, off by default, each relax one
 //!   of them where a deployment needs it (`docs/leniency.md`).
 //! - **Spans, not copies.** A [`Span`] is a `u16` offset and a `u16` length into your buffer.
-//!   [`Request`] is under 1 KiB (984 bytes), lives on the stack, and [`Request::reset`]
-//!   clears only a few dozen of them.
+//!   [`Request`] is 768 bytes with its 64 field slots, lives on the stack, and
+//!   [`Request::reset`] clears only a few dozen of them.
 //! - **Framing in the same pass.** Content-Length, Transfer-Encoding, Connection and Host are
 //!   checked as their lines are read, so [`Request::framing`] and [`Request::keep_alive`] are
 //!   answers, not further parsing.
@@ -77,8 +77,9 @@
 //!
 //! # Cargo features and SIMD
 //!
-//! The byte scans run on AVX2 or SSE4.2 (x86_64), NEON (aarch64) or SIMD128 (wasm32 built with
-//! `+simd128`), with a scalar fallback that every backend is tested against byte for byte;
+//! The byte scans run on AVX-512, AVX2 or SSE4.2 (x86_64, chosen at run time), NEON (aarch64) or
+//! SIMD128 (wasm32 built with `+simd128`), otherwise on a portable SWAR backend; a scalar
+//! reference that every backend is tested against byte for byte is there too.
 //! [`backend_name`] says which one is in use.
 //!
 //! - `std` (default): implements `std::error::Error` for [`Error`]. Without it the crate is
