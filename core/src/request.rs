@@ -4,7 +4,7 @@ use crate::error::{Error, ErrorKind};
 use crate::framing::Framing;
 use crate::head::{field_accessors, Head, HeadKind, StartLine, Status};
 use crate::limits::{Leniency, Limits};
-use crate::scan::{self, blocks, blocks::FieldBlocks, ByteClass, Engine};
+use crate::scan::{blocks, blocks::FieldBlocks, ByteClass, Engine};
 use crate::span::Span;
 use crate::syntax::{self, MethodClass, Version};
 
@@ -18,11 +18,17 @@ struct RequestLine {
 impl StartLine for RequestLine {
     const KIND: HeadKind = HeadKind::Request;
 
-    fn parse(&mut self, line: &[u8], base: usize, lenient: &Leniency) -> Result<Version, Error> {
+    fn parse<E: Engine>(
+        &mut self,
+        line: &[u8],
+        base: usize,
+        lenient: &Leniency,
+        engine: E,
+    ) -> Result<Version, Error> {
         let err = |kind, i: usize| Error::new(kind, base + i);
         // Extra SPs after a separating SP, with `request_line_spaces`.
         let extra_sp = |from: usize| syntax::extra_sp(&line[from..], lenient.request_line_spaces);
-        let method_len = scan::token_len(line);
+        let method_len = engine.run(line, ByteClass::Token);
         match line.get(method_len) {
             Some(b' ') if method_len > 0 => {}
             None if method_len > 0 => return Err(err(ErrorKind::InvalidRequestLine, method_len)),
@@ -31,7 +37,7 @@ impl StartLine for RequestLine {
         let target_start = method_len + 1 + extra_sp(method_len + 1);
         let rest = &line[target_start..];
         let (target_len, brackets) =
-            syntax::target_bytes(rest).map_err(|(k, i)| err(k, target_start + i))?;
+            syntax::target_bytes(rest, engine).map_err(|(k, i)| err(k, target_start + i))?;
         let target_end = target_start + target_len;
         match line.get(target_end) {
             Some(b' ') if target_len > 0 => {}

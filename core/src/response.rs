@@ -4,7 +4,7 @@ use crate::error::{Error, ErrorKind};
 use crate::framing::{self, Answering, Framing};
 use crate::head::{field_accessors, Head, HeadKind, StartLine, Status};
 use crate::limits::{Leniency, Limits};
-use crate::scan::{self, blocks::FieldBlocks, Engine};
+use crate::scan::{blocks::FieldBlocks, ByteClass, Engine};
 use crate::span::Span;
 use crate::syntax::{self, Version};
 
@@ -18,7 +18,13 @@ struct StatusLine {
 impl StartLine for StatusLine {
     const KIND: HeadKind = HeadKind::Response;
 
-    fn parse(&mut self, line: &[u8], base: usize, lenient: &Leniency) -> Result<Version, Error> {
+    fn parse<E: Engine>(
+        &mut self,
+        line: &[u8],
+        base: usize,
+        lenient: &Leniency,
+        engine: E,
+    ) -> Result<Version, Error> {
         let err = |kind, i: usize| Error::new(kind, base + i);
         let version_len = line.iter().position(|&b| b == b' ').unwrap_or(line.len());
         let version = syntax::version(&line[..version_len], lenient.unknown_version)
@@ -35,7 +41,7 @@ impl StartLine for StatusLine {
         let reason_start =
             code_end + syntax::reason_offset(line.get(code_end)).map_err(|k| err(k, code_end))?;
         let reason = &line[reason_start..];
-        let valid = scan::field_value_len(reason);
+        let valid = engine.run(reason, ByteClass::Value);
         if valid != reason.len() {
             return Err(err(ErrorKind::InvalidReason, reason_start + valid));
         }

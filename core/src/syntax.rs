@@ -5,8 +5,8 @@
 //! input; the caller adds the piece's offset in the buffer.
 
 use crate::error::ErrorKind;
-use crate::scan;
 use crate::scan::class::{self, is, is_ws, HEX, SUB_DELIM, UNRESERVED};
+use crate::scan::{self, ByteClass, Engine};
 
 pub(crate) type SyntaxResult<T> = Result<T, (ErrorKind, usize)>;
 
@@ -89,11 +89,11 @@ pub(crate) fn version(bytes: &[u8], minor_above_1: bool) -> SyntaxResult<Version
 /// Length of the leading run of request-target bytes, checking each `%` for two hex digits and
 /// noting whether `[` or `]` appeared (they are legal only in the host of an absolute-form or
 /// authority-form target, which the form checks verify).
-pub(crate) fn target_bytes(bytes: &[u8]) -> SyntaxResult<(usize, bool)> {
+pub(crate) fn target_bytes<E: Engine>(bytes: &[u8], engine: E) -> SyntaxResult<(usize, bool)> {
     let mut i = 0;
     let mut brackets = false;
     loop {
-        i += scan::target_len(&bytes[i..]);
+        i += engine.run(&bytes[i..], ByteClass::Target);
         match bytes.get(i) {
             Some(b'%') => {
                 pct_encoded(bytes, i)?;

@@ -290,7 +290,7 @@ impl<const N: usize> Head<N> {
                     return Ok(Status::Partial);
                 };
                 let pos = self.line_start as usize;
-                self.version = start.parse(&buf[pos..end], pos, &self.lenient)?;
+                self.version = start.parse(&buf[pos..end], pos, &self.lenient, engine)?;
                 self.next_line(next, Phase::Fields);
             }
             if self.phase == Phase::Fields {
@@ -305,7 +305,7 @@ impl<const N: usize> Head<N> {
                     };
                     let pos = self.line_start as usize;
                     if end != pos {
-                        self.field_line(S::KIND, buf, pos, end)?;
+                        self.field_line(S::KIND, buf, pos, end, engine)?;
                         self.next_line(next, Phase::Fields);
                         continue;
                     }

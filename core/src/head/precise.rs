@@ -6,21 +6,22 @@ use super::{Head, HeadKind, Phase, StartLine};
 use crate::error::{Error, ErrorKind};
 use crate::framing::LAST_WITH_MEANING;
 use crate::known::KnownHeader;
-use crate::scan::{self, class::is_ws};
+use crate::scan::{class::is_ws, ByteClass, Engine, Selected};
 use crate::span::Span;
 use crate::syntax;
 
 impl<const N: usize> Head<N> {
     /// Checks one field line, `buf[pos..end]`, applies what it means for framing and connection,
     /// and stores it.
-    pub(super) fn field_line(
+    pub(super) fn field_line<E: Engine>(
         &mut self,
         kind: HeadKind,
         buf: &[u8],
         pos: usize,
         end: usize,
+        engine: E,
     ) -> Result<(), Error> {
-        let parts = self.field_parts(kind, &buf[pos..end], pos)?;
+        let parts = self.field_parts(kind, &buf[pos..end], pos, engine)?;
         let known = KnownHeader::id_of_name(&buf[pos..pos + parts.0]);
         self.store_field(kind, buf, pos, parts, known, false)
     }
@@ -70,11 +71,12 @@ impl<const N: usize> Head<N> {
     /// A line cut short fails only at its end, so a truncated line can be checked too.
     ///
     /// A CR or LF in the line is part of an obs-fold: the line-end search lets no other through.
-    pub(super) fn field_parts(
+    pub(super) fn field_parts<E: Engine>(
         &self,
         kind: HeadKind,
         line: &[u8],
         pos: usize,
+        engine: E,
     ) -> Result<(usize, usize, usize), Error> {
         if is_ws(line[0]) {
             let kind = match (kind, self.lines) {
@@ -83,7 +85,7 @@ impl<const N: usize> Head<N> {
             };
             return Err(Error::new(kind, pos));
         }
-        let name_len = scan::token_len(line);
+        let name_len = engine.run(line, ByteClass::Token);
         let mut colon = name_len;
         if self.lenient.space_before_colon && name_len > 0 {
             colon += line[name_len..].iter().take_while(|&&b| is_ws(b)).count();
@@ -111,7 +113,7 @@ impl<const N: usize> Head<N> {
         }
         let mut i = value_start;
         loop {
-            i += scan::field_value_len(&line[i..]);
+            i += engine.run(&line[i..], ByteClass::Value);
             match line.get(i) {
                 None => break,
                 Some(b'\r' | b'\n') if folds => i += 1,
@@ -153,12 +155,16 @@ impl<const N: usize> Head<N> {
         let folds = self.lenient.obs_fold && self.phase == Phase::Fields && !line.is_empty();
         let complete = ended && !folds;
         let result = match self.phase {
-            Phase::StartLine => start.clone().parse(line, pos, &self.lenient).map(drop),
+            Phase::StartLine => start
+                .clone()
+                .parse(line, pos, &self.lenient, Selected)
+                .map(drop),
             Phase::Fields if line.is_empty() => self.check_complete(S::KIND, pos),
             Phase::Fields if complete => {
-                self.clone().field_line(S::KIND, buf, pos, pos + line.len())
+                self.clone()
+                    .field_line(S::KIND, buf, pos, pos + line.len(), Selected)
             }
-            _ => self.field_parts(S::KIND, line, pos).map(drop),
+            _ => self.field_parts(S::KIND, line, pos, Selected).map(drop),
         };
         match result {
             Err(e) if complete || e.offset() < pos + line.len() => Err(e),

@@ -18,8 +18,15 @@ pub(crate) enum HeadKind {
 /// fail only at its end (see [`Head::check_truncated`]).
 pub(crate) trait StartLine: Clone {
     const KIND: HeadKind;
-    /// Parses `line` (without its line end), which starts at `base` in the buffer.
-    fn parse(&mut self, line: &[u8], base: usize, lenient: &Leniency) -> Result<Version, Error>;
+    /// Parses `line` (without its line end), which starts at `base` in the buffer, with the
+    /// kernels of `engine`.
+    fn parse<E: Engine>(
+        &mut self,
+        line: &[u8],
+        base: usize,
+        lenient: &Leniency,
+        engine: E,
+    ) -> Result<Version, Error>;
 
     /// The common shape of the line `buf[pos..cr]`, checked from the block masks: its version
     /// if the line is valid in that shape, `None` for [`parse`](StartLine::parse) to decide.
@@ -46,7 +53,13 @@ pub(crate) struct NoStartLine;
 
 impl StartLine for NoStartLine {
     const KIND: HeadKind = HeadKind::Trailers;
-    fn parse(&mut self, _: &[u8], _: usize, _: &Leniency) -> Result<Version, Error> {
+    fn parse<E: Engine>(
+        &mut self,
+        _: &[u8],
+        _: usize,
+        _: &Leniency,
+        _: E,
+    ) -> Result<Version, Error> {
         Ok(Version::Http11)
     }
 }

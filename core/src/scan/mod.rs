@@ -156,12 +156,27 @@ pub(crate) trait Engine: Copy {
     /// walk (see `scan::blocks`): where the head engine is compiled per backend (x86_64). The
     /// wasm module's single copy of the walk gains nothing from it but size.
     const CLASSIFIES_AHEAD: bool = false;
-    /// The length of the leading run of `bytes` inside `class`, for an engine that
-    /// [`SEARCHES`](Self::SEARCHES); a byte at a time through the class table unless the engine
-    /// has a faster kernel for the class.
+    /// The length of the leading run of `bytes` inside `class`: a search of an engine that
+    /// [`SEARCHES`](Self::SEARCHES), and the run kernels of the precise path on every engine. A
+    /// byte at a time through the class table unless the engine has a faster kernel.
     #[inline(always)]
     fn class_run(self, bytes: &[u8], class: ByteClass) -> usize {
         scalar::class_len(bytes, class)
+    }
+
+    /// A run kernel of [`Kernels`] (`token_len`, `field_value_len`, `target_len`, ...) with this
+    /// engine: inputs under [`SHORT`] on the inlined scalar kernel, longer ones with
+    /// [`class_run`](Self::class_run).
+    #[inline(always)]
+    fn run(self, bytes: &[u8], class: ByteClass) -> usize {
+        let stop = if bytes.len() < SHORT {
+            scalar::class_len(bytes, class)
+        } else {
+            self.class_run(bytes, class)
+        };
+        #[cfg(test)]
+        counter::add(bytes.len(), stop);
+        stop
     }
 
     /// See [`Kernels::line_special`].
@@ -347,8 +362,6 @@ pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
 dispatch! {
     /// See [`Kernels::token_len`].
     token_len,
-    /// See [`Kernels::target_len`].
-    target_len,
     /// See [`Kernels::field_value_len`].
     field_value_len
 }

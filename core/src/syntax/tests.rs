@@ -1,6 +1,7 @@
 //! Tests of the grammar functions, on their own.
 
 use super::*;
+use crate::scan::Selected;
 use std::string::String;
 use std::vec;
 use std::vec::Vec;
@@ -80,7 +81,7 @@ fn hosts() {
 fn target_forms() {
     use MethodClass::*;
     let check = |m, t: &[u8]| {
-        let (n, brackets) = target_bytes(t).unwrap();
+        let (n, brackets) = target_bytes(t, Selected).unwrap();
         assert_eq!(n, t.len());
         target_form(m, t, brackets).map_err(|e| e.0)
     };
@@ -120,18 +121,18 @@ fn target_forms() {
     );
     assert_eq!(check(Other, b"/[x]"), Err(ErrorKind::InvalidTarget));
     assert_eq!(
-        target_bytes(b"/a%2"),
+        target_bytes(b"/a%2", Selected),
         Err((ErrorKind::InvalidPercentEncoding, 4))
     );
     assert_eq!(
-        target_bytes(b"/a%zz"),
+        target_bytes(b"/a%zz", Selected),
         Err((ErrorKind::InvalidPercentEncoding, 3))
     );
     assert_eq!(
-        target_bytes(b"/a%4z"),
+        target_bytes(b"/a%4z", Selected),
         Err((ErrorKind::InvalidPercentEncoding, 4))
     );
-    assert_eq!(target_bytes(b"/a#f"), Ok((2, false)));
+    assert_eq!(target_bytes(b"/a#f", Selected), Ok((2, false)));
 }
 
 #[test]

@@ -462,6 +462,14 @@ macro_rules! engine {
                 // SAFETY: the Engine invariant: the CPU has the feature.
                 unsafe { classify_one::<$wide, $narrow>(bytes, at, class) }
             }
+
+            /// The precise path's runs: a call of this backend's kernel, with no lookup of the
+            /// backend, and out of line, so that the walk's code stays as it is.
+            #[inline(always)]
+            fn class_run(self, bytes: &[u8], class: $crate::scan::ByteClass) -> usize {
+                // SAFETY: the Engine invariant: the CPU has the feature.
+                unsafe { run_len(bytes, class) }
+            }
         }
 
         /// Runs `task` with this backend's engine, compiled for its feature: in one of two
