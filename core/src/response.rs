@@ -38,8 +38,9 @@ impl StartLine for StatusLine {
         let status =
             syntax::status_code(&line[code_start..]).map_err(|(k, i)| err(k, code_start + i))?;
         let code_end = code_start + 3;
-        let reason_start =
-            code_end + syntax::reason_offset(line.get(code_end)).map_err(|k| err(k, code_end))?;
+        let reason_start = code_end
+            + syntax::reason_offset(line.get(code_end))
+                .ok_or_else(|| err(syntax::reason_error(line[code_end]), code_end))?;
         let reason = &line[reason_start..];
         let valid = engine.run(reason, ByteClass::Value);
         if valid != reason.len() {
@@ -63,11 +64,11 @@ impl StartLine for StatusLine {
     ) -> Option<Version> {
         let line = &buf[pos..cr];
         let version = syntax::common_version(line.get(..8)?)?;
-        if line.get(8) != Some(&b' ') {
+        let &[b' ', d0, d1, d2] = line.get(8..12)?.first_chunk::<4>()? else {
             return None;
-        }
-        let status = syntax::status_code(line.get(9..12)?).ok()?;
-        let reason_start = 12 + syntax::reason_offset(line.get(12)).ok()?;
+        };
+        let status = syntax::status_digits([d0, d1, d2])?;
+        let reason_start = 12 + syntax::reason_offset(line.get(12))?;
         self.status = status;
         self.reason = Span::from_range(pos + reason_start, cr);
         Some(version)

@@ -123,34 +123,55 @@ fn pct_encoded(bytes: &[u8], i: usize) -> SyntaxResult<()> {
     }
 }
 
-/// The status-code at the start of `code`: three digits, from 100 to 599 (RFC 9110 15), or
-/// the error and the offset of the byte that is wrong.
+/// A status-code: three digits, from 100 to 599 (RFC 9110 15); `None` for anything else.
 #[inline(always)]
+pub(crate) fn status_digits(code: [u8; 3]) -> Option<u16> {
+    let digits = code.map(|d| d.wrapping_sub(b'0'));
+    if digits.iter().any(|&d| d > 9) {
+        return None;
+    }
+    let status = digits
+        .iter()
+        .fold(0u16, |status, &d| status * 10 + u16::from(d));
+    (100..=599).contains(&status).then_some(status)
+}
+
+/// The status-code at the start of `code` ([`status_digits`]), or the error and the offset of
+/// the byte that is wrong: the first that is not a digit, or the code's first for a number out
+/// of range.
 pub(crate) fn status_code(code: &[u8]) -> SyntaxResult<u16> {
-    let mut status = 0u16;
-    for i in 0..3 {
-        let digit = code.get(i).map_or(10, |d| d.wrapping_sub(b'0'));
-        if digit > 9 {
-            return Err((ErrorKind::InvalidStatusCode, i));
-        }
-        status = status * 10 + u16::from(digit);
+    if let Some(status) = code.first_chunk::<3>().and_then(|&c| status_digits(c)) {
+        return Ok(status);
     }
-    if !(100..=599).contains(&status) {
-        return Err((ErrorKind::InvalidStatusCode, 0));
-    }
-    Ok(status)
+    let digits = code
+        .iter()
+        .take(3)
+        .take_while(|d| d.is_ascii_digit())
+        .count();
+    Err((
+        ErrorKind::InvalidStatusCode,
+        if digits < 3 { digits } else { 0 },
+    ))
 }
 
 /// Where the reason phrase starts, counted from the byte after the status code, which is
 /// `next`: right there when the line ends (many servers send no SP after the code, an empty
-/// reason), after an SP; a fourth digit or any other byte is an error.
+/// reason), or after an SP; `None` for any other byte, whose error [`reason_error`] gives.
 #[inline(always)]
-pub(crate) fn reason_offset(next: Option<&u8>) -> Result<usize, ErrorKind> {
+pub(crate) fn reason_offset(next: Option<&u8>) -> Option<usize> {
     match next {
-        None => Ok(0),
-        Some(b' ') => Ok(1),
-        Some(d) if d.is_ascii_digit() => Err(ErrorKind::InvalidStatusCode),
-        Some(_) => Err(ErrorKind::InvalidStatusLine),
+        None => Some(0),
+        Some(b' ') => Some(1),
+        Some(_) => None,
+    }
+}
+
+/// The error of a byte after the status code that [`reason_offset`] refuses: a fourth digit
+/// makes the code wrong, anything else the line.
+pub(crate) fn reason_error(b: u8) -> ErrorKind {
+    match b.is_ascii_digit() {
+        true => ErrorKind::InvalidStatusCode,
+        false => ErrorKind::InvalidStatusLine,
     }
 }
 

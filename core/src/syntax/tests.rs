@@ -187,3 +187,22 @@ fn quoted_strings() {
     assert_eq!(quoted_string(b"\"abc"), None);
     assert_eq!(quoted_string(b"\"a\x01\""), None);
 }
+
+#[test]
+fn status_codes_and_what_follows_them() {
+    assert_eq!(status_code(b"200 OK"), Ok(200));
+    assert_eq!(status_code(b"599"), Ok(599));
+    let err = |i| Err((ErrorKind::InvalidStatusCode, i));
+    assert_eq!(status_code(b"099"), err(0));
+    assert_eq!(status_code(b"600"), err(0));
+    assert_eq!(status_code(b"1x0"), err(1));
+    assert_eq!(status_code(b"20"), err(2));
+    assert_eq!(status_code(b""), err(0));
+    assert_eq!(status_digits(*b"204"), Some(204));
+    assert_eq!(status_digits(*b"20a"), None);
+    assert_eq!(reason_offset(None), Some(0));
+    assert_eq!(reason_offset(Some(&b' ')), Some(1));
+    assert_eq!(reason_offset(Some(&b'0')), None);
+    assert_eq!(reason_error(b'0'), ErrorKind::InvalidStatusCode);
+    assert_eq!(reason_error(b'\t'), ErrorKind::InvalidStatusLine);
+}
