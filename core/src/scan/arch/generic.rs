@@ -276,20 +276,18 @@ pub(crate) unsafe fn classify_one<W: Vector, N: Vector>(
 }
 
 /// The length of the leading run of `bytes` inside `class`: the first set bit of the class's
-/// masks, block after block (see the module docs), with `classify_one` as the classifier: the
-/// generic one inlined (the x86_64 engines), or a backend's out-of-line copy (its run kernels).
+/// masks, block after block (see the module docs). For the x86_64 engines, into which it
+/// inlines; the backends' entry points have their own loop over their shared classifier.
 ///
 /// # Safety
-/// The CPU supports the features `classify_one` needs.
+/// The CPU supports the features of `W` and `N`.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub(crate) unsafe fn run_len(
-    bytes: &[u8],
-    class: ByteClass,
-    classify_one: impl Fn(&[u8], usize, ByteClass) -> u64,
-) -> usize {
+pub(crate) unsafe fn run_len<W: Vector, N: Vector>(bytes: &[u8], class: ByteClass) -> usize {
     let mut at = 0;
     while at < bytes.len() {
-        let outside = classify_one(bytes, at, class);
+        // SAFETY: the caller guarantees the features.
+        let outside = unsafe { classify_one::<W, N>(bytes, at, class) };
         if outside != 0 {
             // Bits past the end are set: a run that reaches the end stops there.
             return at + outside.trailing_zeros() as usize;
@@ -394,10 +392,17 @@ macro_rules! ladder {
         /// The CPU supports this backend's target feature.
         #[target_feature(enable = $feature)]
         unsafe fn run_len(bytes: &[u8], class: $crate::scan::ByteClass) -> usize {
-            // SAFETY: the caller guarantees the feature, which `classify_one` needs.
-            let classify = |bytes: &[u8], at, class| unsafe { classify_one(bytes, at, class) };
-            // SAFETY: as above.
-            unsafe { $crate::scan::arch::generic::run_len(bytes, class, classify) }
+            let mut at = 0;
+            while at < bytes.len() {
+                // SAFETY: the caller guarantees the feature.
+                let outside = unsafe { classify_one(bytes, at, class) };
+                if outside != 0 {
+                    // Bits past the end are set: a run that reaches the end stops there.
+                    return at + outside.trailing_zeros() as usize;
+                }
+                at += 64;
+            }
+            bytes.len()
         }
     $(
         /// See the kernel of the same name in `Kernels`.
@@ -434,13 +439,9 @@ macro_rules! engine {
 
             #[inline(always)]
             fn line_special_long(self, bytes: &[u8]) -> usize {
-                use $crate::scan::arch::generic::{classify_one, run_len};
+                use $crate::scan::{arch::generic::run_len, ByteClass};
                 // SAFETY: the Engine invariant: the CPU has the feature.
-                let classify = |bytes: &[u8], at, class| unsafe {
-                    classify_one::<$wide, $narrow>(bytes, at, class)
-                };
-                // SAFETY: as above.
-                unsafe { run_len(bytes, $crate::scan::ByteClass::NotLineSpecial, classify) }
+                unsafe { run_len::<$wide, $narrow>(bytes, ByteClass::NotLineSpecial) }
             }
 
             #[inline(always)]
