@@ -17,31 +17,8 @@ import type {
   Span,
 } from '@httpspan/wasm';
 import { errorInfo } from './explain.ts';
-import type { ErrorInfo, LeniencyFlag, Mode, ParseOptions } from './types.ts';
+import type { ByteClass, ErrorInfo, LeniencyFlag, Mode, ParseOptions } from './types.ts';
 import { concatBytes, latin1Text } from './bytes.ts';
-
-/** What a byte became. */
-export type ByteClass =
-  | 'method'
-  | 'target'
-  | 'version'
-  | 'status'
-  | 'reason'
-  | 'name'
-  | 'value'
-  | 'ws'
-  | 'colon'
-  | 'eol'
-  | 'body'
-  | 'chunk-size'
-  | 'chunk-ext'
-  | 'trailer'
-  /** A line of a head that is not complete yet: checked and accepted, never read again. */
-  | 'accepted'
-  /** Received, in a head or chunk line the parser has not finished (or that failed). */
-  | 'pending'
-  /** Not read by the parser: after an error, or after the connection stops carrying HTTP/1.1. */
-  | 'unread';
 
 /** Every class, in the legend's order, with its label. */
 export const BYTE_CLASSES: readonly { cls: ByteClass; label: string }[] = [

@@ -7,7 +7,8 @@
 // object of the previous update for such rows, so that the view (a keyed each block over the
 // rows) leaves their DOM alone, and builds new objects only for the rows that differ.
 
-import { BYTE_CLASSES, type ByteClass, type Part } from './analysis.ts';
+import { BYTE_CLASSES, type Part } from './analysis.ts';
+import type { ByteClass } from './types.ts';
 
 export const ROW = 16;
 

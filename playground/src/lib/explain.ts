@@ -2,7 +2,7 @@
 // HTTP/1.1 forbids it and, where it matters, why accepting it is dangerous (request smuggling);
 // a link to the RFC section; and where the offending byte is, as a line and a column.
 
-import { firstWhere } from './mirror.ts';
+import { firstWhere } from './search.ts';
 import type { ErrorCode, ErrorInfo } from './types.ts';
 
 /**

@@ -9,7 +9,8 @@
 // so a step through a body moves one range (the body's end). When the runs are many, only those
 // near the lines the editor shows get ranges (`windowRuns`).
 
-import type { ByteClass } from './analysis.ts';
+import type { ByteClass } from './types.ts';
+import { firstWhere } from './search.ts';
 
 /** Characters `from`..`to` of the text (the editor's characters, not bytes) are of class `cls`. */
 export interface ClassRun {
@@ -134,16 +135,6 @@ export function windowRuns(runs: readonly ClassRun[], from: number, to: number):
     if (a < b) out.push({ cls: r.cls, from: a, to: b });
   }
   return out;
-}
-
-/** The least `i` in `lo`..`hi` for which `holds(i)` (`hi` when none); `holds` must not go back to false. */
-export function firstWhere(lo: number, hi: number, holds: (i: number) => boolean): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (holds(mid)) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }
 
 /** Where highlight ranges live: the DOM (`Range`s in `CSS.highlights`), or a test's record. */

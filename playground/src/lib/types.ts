@@ -70,3 +70,26 @@ export interface ErrorInfo {
   /** A plain explanation, a sentence or two, for someone learning HTTP/1.1. */
   explanation: string;
 }
+
+/** What a byte became. */
+export type ByteClass =
+  | 'method'
+  | 'target'
+  | 'version'
+  | 'status'
+  | 'reason'
+  | 'name'
+  | 'value'
+  | 'ws'
+  | 'colon'
+  | 'eol'
+  | 'body'
+  | 'chunk-size'
+  | 'chunk-ext'
+  | 'trailer'
+  /** A line of a head that is not complete yet: checked and accepted, never read again. */
+  | 'accepted'
+  /** Received, in a head or chunk line the parser has not finished (or that failed). */
+  | 'pending'
+  /** Not read by the parser: after an error, or after the connection stops carrying HTTP/1.1. */
+  | 'unread';

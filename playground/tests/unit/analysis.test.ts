@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { analyze, type Analysis, type ByteClass } from '../../src/lib/analysis.ts';
+import { analyze, type Analysis } from '../../src/lib/analysis.ts';
+import type { ByteClass } from '../../src/lib/types.ts';
 import type { ParseOptions } from '../../src/lib/types.ts';
 
 const bytes = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));

@@ -1,12 +1,13 @@
 // The editor's mirror: class runs in characters, the text split only at the lit part and the
 // error's byte, the span-per-run fallback, and the highlight ranges moved only where a run changed.
 import { describe, expect, test } from 'vitest';
-import { analyze, type ByteClass } from '../../src/lib/analysis.ts';
+import { analyze } from '../../src/lib/analysis.ts';
+import type { ByteClass } from '../../src/lib/types.ts';
+import { firstWhere } from '../../src/lib/search.ts';
 import {
   HighlightSync,
   UNCOLOURED,
   classRuns,
-  firstWhere,
   sameSegments,
   segments,
   spanRuns,
