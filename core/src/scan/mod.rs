@@ -38,6 +38,11 @@ pub(crate) trait Kernels {
     /// Like [`classify_fields`](Kernels::classify_fields), for one [`ByteClass`]: bit `i` set
     /// where byte `at + i` is outside it.
     fn classify_one(bytes: &[u8], at: usize, class: ByteClass) -> u64;
+
+    /// Whether the head engine, run with these kernels, asks for runs instead of classifying
+    /// blocks (see [`Engine::SEARCHES`]). Read where the engine is compiled per backend.
+    #[cfg_attr(not(httpspan_engine_per_backend), allow(dead_code))]
+    const SEARCHES: bool = false;
 }
 
 pub(crate) mod blocks;
@@ -228,30 +233,6 @@ impl Engine for Selected {
     }
 }
 
-/// The scalar reference as an engine, for the scalar instantiation of the head engine where the
-/// backend is chosen at run time.
-#[cfg(httpspan_x86_64)]
-#[derive(Clone, Copy)]
-pub(crate) struct ScalarEngine;
-
-#[cfg(httpspan_x86_64)]
-impl Engine for ScalarEngine {
-    #[inline(always)]
-    fn line_special_long(self, bytes: &[u8]) -> usize {
-        <scalar::Scalar as Kernels>::line_special(bytes)
-    }
-
-    #[inline(always)]
-    fn fields_block(self, bytes: &[u8], at: usize) -> [u64; 2] {
-        <scalar::Scalar as Kernels>::classify_fields(bytes, at)
-    }
-
-    #[inline(always)]
-    fn one_class_block(self, bytes: &[u8], at: usize, class: ByteClass) -> u64 {
-        <scalar::Scalar as Kernels>::classify_one(bytes, at, class)
-    }
-}
-
 /// `E` in the small-head copy of the head engine: a buffer under one block, classified whole
 /// before the walk ([`Engine::WHOLE_BUFFER`]). Only an engine compiled per backend has that copy.
 #[cfg_attr(not(httpspan_engine_per_backend), allow(dead_code))]
@@ -283,37 +264,51 @@ impl<E: Engine> Engine for WholeBuffer<E> {
     }
 }
 
-/// The SWAR backend as an engine, for its instantiation of the head engine where the backend is
-/// chosen at run time (an x86_64 CPU without SSE4.2, or the backend asked for): it searches.
+/// A backend without vector registers (the scalar reference, SWAR) as an engine, for its
+/// instantiation of the head engine where the backend is chosen at run time.
 #[cfg(httpspan_x86_64)]
-#[derive(Clone, Copy)]
-pub(crate) struct SwarEngine;
+pub(crate) struct PortableEngine<K>(core::marker::PhantomData<K>);
 
 #[cfg(httpspan_x86_64)]
-impl Engine for SwarEngine {
+impl<K> PortableEngine<K> {
+    pub(crate) const NEW: Self = PortableEngine(core::marker::PhantomData);
+}
+
+#[cfg(httpspan_x86_64)]
+impl<K> Clone for PortableEngine<K> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+#[cfg(httpspan_x86_64)]
+impl<K> Copy for PortableEngine<K> {}
+
+#[cfg(httpspan_x86_64)]
+impl<K: Kernels> Engine for PortableEngine<K> {
     #[inline(always)]
     fn line_special_long(self, bytes: &[u8]) -> usize {
-        <swar::Swar as Kernels>::line_special(bytes)
+        K::line_special(bytes)
     }
 
     #[inline(always)]
     fn fields_block(self, bytes: &[u8], at: usize) -> [u64; 2] {
-        <swar::Swar as Kernels>::classify_fields(bytes, at)
+        K::classify_fields(bytes, at)
     }
 
     #[inline(always)]
     fn one_class_block(self, bytes: &[u8], at: usize, class: ByteClass) -> u64 {
-        <swar::Swar as Kernels>::classify_one(bytes, at, class)
+        K::classify_one(bytes, at, class)
     }
 
-    const SEARCHES: bool = true;
+    const SEARCHES: bool = K::SEARCHES;
 
     #[inline(always)]
     fn class_run(self, bytes: &[u8], class: ByteClass) -> usize {
         match class {
-            ByteClass::Token => <swar::Swar as Kernels>::token_len(bytes),
-            ByteClass::Value => <swar::Swar as Kernels>::field_value_len(bytes),
-            ByteClass::Target => <swar::Swar as Kernels>::target_len(bytes),
+            ByteClass::Token => K::token_len(bytes),
+            ByteClass::Value => K::field_value_len(bytes),
+            ByteClass::Target => K::target_len(bytes),
             _ => scalar::class_len(bytes, class),
         }
     }

@@ -104,6 +104,8 @@ fn table_run(bytes: &[u8], flag: u8) -> usize {
 }
 
 impl Kernels for Swar {
+    const SEARCHES: bool = true;
+
     #[inline]
     fn line_special(bytes: &[u8]) -> usize {
         let mut i = 0;

@@ -285,10 +285,10 @@ pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
 #[inline(never)]
 fn other_engines<T: WithEngine>(task: T, id: u8) -> T::Output {
     if id == Kind::Swar as u8 {
-        return task.run(super::SwarEngine);
+        return task.run(super::PortableEngine::<Swar>::NEW);
     }
     if id == Kind::Scalar as u8 {
-        return task.run(super::ScalarEngine);
+        return task.run(super::PortableEngine::<Scalar>::NEW);
     }
     task.run(super::Selected)
 }
