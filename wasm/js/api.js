@@ -13,3 +13,4 @@ export {
   parseRequest,
   parseResponse,
 } from './core.js';
+export { FetchConversionError, toHeaders, toNodeHeaders, toRequest, toResponse } from './fetch.js';

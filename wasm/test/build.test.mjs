@@ -51,7 +51,7 @@ test('the loaded module is the SIMD128 build', () => {
   assert.equal(chooseBuild(), 'simd128', 'Node 20 has SIMD128');
   // A RUSTFLAGS in the build's environment would have dropped +simd128 silently: the module
   // says what it was compiled with.
-  assert.deepEqual(buildInfo(), { file: FILES.simd128, simd128: true, backend: 'simd128' });
+  assert.deepEqual(buildInfo(), { build: 'simd128', file: FILES.simd128, simd128: true, backend: 'simd128' });
   const features = targetFeatures(readFileSync(new URL(FILES.simd128, pkg)));
   assert.ok(features.includes('+simd128'), `target_features: ${features}`);
 });
@@ -77,7 +77,7 @@ test('the baseline build has no SIMD128 and is chosen where the engine lacks it'
     cwd: pkg,
     env: { ...process.env, HTTPSPAN_WASM_BUILD: 'baseline' },
   });
-  assert.deepEqual(JSON.parse(out), { file: FILES.baseline, simd128: false, backend: 'swar', target: '/x' });
+  assert.deepEqual(JSON.parse(out), { build: 'baseline', file: FILES.baseline, simd128: false, backend: 'swar', target: '/x' });
   assert.equal(parseRequest(new TextEncoder().encode('GET /x HTTP/1.1\r\nHost: a\r\n\r\n')).target, '/x');
 });
 
@@ -92,6 +92,6 @@ test('the web entry loads on init(), and says so when used before', () => {
     console.log(JSON.stringify({ before, ...buildInfo(), target: parseRequest(input).target }));`;
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: pkg });
   assert.deepEqual(JSON.parse(out), {
-    before: '@httpspan/wasm is not loaded yet: await init() first', file: 'given', simd128: true, backend: 'simd128', target: '/w',
+    before: '@httpspan/wasm is not loaded yet: await init() first', build: 'given', file: null, simd128: true, backend: 'simd128', target: '/w',
   });
 });

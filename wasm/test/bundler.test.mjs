@@ -59,7 +59,7 @@ document.body.textContent = JSON.stringify({ ...buildInfo(), target: ok.target, 
     const body = await inBrowser(join(root, 'dist'));
     const shown = JSON.parse(body.match(/<body>(.*)<\/body>/s)[1]);
     assert.deepEqual(shown, {
-      file: shown.file, simd128: true, backend: 'simd128', target: '/in-the-browser', error: 'invalid_field_value', offset: 42,
+      build: 'simd128', file: shown.file, simd128: true, backend: 'simd128', target: '/in-the-browser', error: 'invalid_field_value', offset: 42,
       inPlace: ['/in-place', 'caf\xe9 au lait, noir'], stale: true, body: 'abc', bodyIsView: true,
     });
     assert.match(shown.file, /^httpspan_wasm_bg-.*\.wasm$/);

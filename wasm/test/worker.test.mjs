@@ -32,7 +32,7 @@ test('the Worker example parses raw HTTP bytes in workerd', async () => {
   const base = `http://127.0.0.1:${port}`;
   try {
     const build = await (await waitForServer(base, child).catch((e) => { throw new Error(`${e.message}: ${stderr}`); })).json();
-    assert.deepEqual(build, { file: 'httpspan_wasm_bg.wasm', simd128: true, backend: 'simd128' });
+    assert.deepEqual(build, { build: 'simd128', file: 'httpspan_wasm_bg.wasm', simd128: true, backend: 'simd128' });
 
     const post = (path, body) => fetch(`${base}${path}`, { method: 'POST', body: Buffer.from(body, 'latin1') });
     const ok = await post('/', 'PATCH /items/7 HTTP/1.1\r\nHost: api.example.com\r\nContent-Length: 2\r\nX-Obs: \xe9\r\n\r\n{}');

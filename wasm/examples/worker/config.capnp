@@ -14,6 +14,7 @@ const parser :Workerd.Worker = (
     (name = "httpspan/workerd.js", esModule = embed "../../pkg/workerd.js"),
     (name = "httpspan/api.js", esModule = embed "../../pkg/api.js"),
     (name = "httpspan/core.js", esModule = embed "../../pkg/core.js"),
+    (name = "httpspan/fetch.js", esModule = embed "../../pkg/fetch.js"),
     (name = "httpspan/httpspan_wasm.js", esModule = embed "../../pkg/httpspan_wasm.js"),
     (name = "httpspan/httpspan_wasm_bg.wasm", wasm = embed "../../pkg/httpspan_wasm_bg.wasm"),
   ],
