@@ -14,3 +14,4 @@ export {
   parseResponse,
 } from './core.js';
 export { FetchConversionError, toHeaders, toNodeHeaders, toRequest, toResponse } from './fetch.js';
+export { IncompleteMessageError, decodeStream } from './stream.js';

@@ -486,6 +486,48 @@ export class Decoder<K extends 'request' | 'response' = 'request' | 'response'> 
   free(): void;
 }
 
+/** One message of `decodeStream`. */
+export interface DecodedMessage<H> {
+  head: H;
+  /** Stream offset of the head's first byte. */
+  offset: number;
+  /**
+   * The decoded body (chunked framing removed), read from the source as it is read: each chunk
+   * is a view of a source chunk, not a copy. Null when the head declares no body.
+   */
+  body: ReadableStream<Uint8Array> | null;
+  /** The trailer fields (empty without a trailer section), once the body has been read or skipped. */
+  trailers: Promise<Field[]>;
+}
+
+/** The messages of a stream, in order. */
+export interface MessageStream<H> extends AsyncIterableIterator<DecodedMessage<H>> {
+  /** Stops reading and cancels the source. */
+  return(): Promise<IteratorReturnResult<undefined>>;
+}
+
+/** The messages of a response stream; see Decoder.queueRequestMethod. */
+export interface ResponseStream extends MessageStream<ResponseHead> {
+  queueRequestMethod(method: string): void;
+}
+
+/** What decodeStream reads: a ReadableStream (a Worker's request.body, a socket's readable, Readable.toWeb) or any async iterable of bytes (a Node stream). */
+export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+
+/**
+ * A connection's byte stream as its messages, pipelined, chunked or not, with trailers. The
+ * source is read only as messages and body chunks are asked for (backpressure). Asking for the
+ * next message skips what is left of the previous body (a reader still on it gets an error). An
+ * invalid stream rejects the iteration, and errors the body being read, with the ParseError.
+ */
+export function decodeStream(source: ByteSource, options?: DecoderOptions & { kind?: 'request' }): MessageStream<RequestHead>;
+export function decodeStream(source: ByteSource, options: DecoderOptions & { kind: 'response' }): ResponseStream;
+
+/** The stream ended inside a message (a head, a body or a trailer section). */
+export class IncompleteMessageError extends Error {
+  name: 'IncompleteMessageError';
+}
+
 /** A complete head of either kind: what the conversions take. */
 export type CompleteHead = CompleteRequestView | CompleteResponseView;
 

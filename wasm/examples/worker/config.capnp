@@ -15,6 +15,7 @@ const parser :Workerd.Worker = (
     (name = "httpspan/api.js", esModule = embed "../../pkg/api.js"),
     (name = "httpspan/core.js", esModule = embed "../../pkg/core.js"),
     (name = "httpspan/fetch.js", esModule = embed "../../pkg/fetch.js"),
+    (name = "httpspan/stream.js", esModule = embed "../../pkg/stream.js"),
     (name = "httpspan/httpspan_wasm.js", esModule = embed "../../pkg/httpspan_wasm.js"),
     (name = "httpspan/httpspan_wasm_bg.wasm", wasm = embed "../../pkg/httpspan_wasm_bg.wasm"),
   ],

@@ -3,7 +3,7 @@
 // misuse is a type error (each @ts-expect-error fails the check if the error goes away).
 import {
   Decoder, FetchConversionError, ParseError, RequestParser, RequestSpans, ResponseParser, SPANS_LENGTH,
-  StaleViewError, buildInfo, init, parseRequest, parseResponse, toHeaders, toNodeHeaders, toRequest, toResponse,
+  StaleViewError, buildInfo, decodeStream, init, parseRequest, parseResponse, toHeaders, toNodeHeaders, toRequest, toResponse,
   type BuildInfo, type ErrorCode, type Field, type KnownHeaderName, type RequestHead, type ResponseHead, type Span,
 } from '../../pkg/index.js';
 
@@ -138,3 +138,19 @@ try {
 }
 // @ts-expect-error parseInput takes the length written, not the bytes
 parser.parseInput(bytes);
+
+// Streams: messages with body streams, into Requests and Responses.
+declare const upstream: ReadableStream<Uint8Array>;
+for await (const message of decodeStream(upstream, { maxBodyBytes: 1 << 20 })) {
+  const target: string = message.head.target;
+  const request = toRequest(message.head, message.body);
+  const trailers: Field[] = await message.trailers;
+  console.log(target, request.method, trailers.length);
+}
+const answers = decodeStream(upstream, { kind: 'response', requestMethods: ['GET'] });
+answers.queueRequestMethod('HEAD');
+for await (const { head, body } of answers) {
+  if (!head.interim) console.log(toResponse(head, body).status);
+}
+// @ts-expect-error request streams take no request methods to queue
+decodeStream(upstream).queueRequestMethod('GET');
