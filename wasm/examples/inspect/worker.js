@@ -1,8 +1,7 @@
-// A Cloudflare Worker that parses raw HTTP/1.1 bytes with @httpspan/wasm: POST a message (a
-// request, or a response with ?response&method=HEAD) as the body, get back what httpspan read,
-// or the error with its byte offset. With wrangler, import from '@httpspan/wasm' (its `workerd`
-// export condition); the workerd config next to this file maps the package's files directly.
-import { buildInfo, parseRequest, parseResponse } from './httpspan/workerd.js';
+// A Cloudflare Worker that inspects raw HTTP/1.1: POST a message (a request, or a response with
+// ?response&method=HEAD) as the body, get back what httpspan read as JSON, or the error with its
+// byte offset, code and RFC rule (status 422). GET /build says which module is loaded.
+import { buildInfo, parseRequest, parseResponse } from '@httpspan/wasm';
 
 // A complete head's toJSON() decodes every property and writes its bigints as decimal strings
 // (JSON has no bigint); an error's gives its code, message, offset, RFC section and status.

@@ -1,37 +1,15 @@
-// The Worker example (examples/worker/) in workerd from the npm package `workerd`, on 127.0.0.1.
+// The inspect Worker example (examples/inspect/) in workerd from the npm package `workerd`, on 127.0.0.1.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../tests/wasm/net.mjs';
+import { serveWorkerd } from '../../tests/wasm/workerd.mjs';
 
-const wasmDir = fileURLToPath(new URL('../', import.meta.url));
+const config = fileURLToPath(new URL('../examples/inspect/config.capnp', import.meta.url));
 
-async function waitForServer(base, child) {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) break;
-    try {
-      return await fetch(`${base}/build`);
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error('workerd did not start');
-}
-
-test('the Worker example parses raw HTTP bytes in workerd', async () => {
-  const port = await freePort();
-  // The binary itself, not a wrapper, so that its pid is the one stopped below.
-  const child = spawn('node_modules/.bin/workerd', ['serve', 'examples/worker/config.capnp', '--socket-addr', `http=127.0.0.1:${port}`], {
-    cwd: wasmDir, stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (d) => { stderr += d; });
-  const base = `http://127.0.0.1:${port}`;
+test('the inspect Worker example parses raw HTTP bytes in workerd, importing the package by name', async () => {
+  const { base, stop } = await serveWorkerd(config, { path: '/build' });
   try {
-    const build = await (await waitForServer(base, child).catch((e) => { throw new Error(`${e.message}: ${stderr}`); })).json();
+    const build = await (await fetch(`${base}/build`)).json();
     assert.deepEqual(build, { build: 'simd128', file: 'httpspan_wasm_bg.wasm', simd128: true, backend: 'simd128' });
 
     const post = (path, body) => fetch(`${base}${path}`, { method: 'POST', body: Buffer.from(body, 'latin1') });
@@ -52,7 +30,6 @@ test('the Worker example parses raw HTTP bytes in workerd', async () => {
     const response = await (await post('/?response&method=HEAD', 'HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n')).json();
     assert.deepEqual([response.status, response.reason, response.framing], [200, 'OK', 'none']);
   } finally {
-    child.kill();
-    if (child.exitCode === null) await once(child, 'exit');
+    await stop();
   }
 });
