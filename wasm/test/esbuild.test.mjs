@@ -3,27 +3,15 @@
 // plain workerd from a config of two modules. Both import the package by name.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { packageProject, pkg } from '../../tests/wasm/project.mjs';
 import { serveWorkerd } from '../../tests/wasm/workerd.mjs';
 
-const pkg = fileURLToPath(new URL('../pkg/', import.meta.url));
-
-/** A project directory whose node_modules/@httpspan/wasm is the built package. */
-function project() {
-  const root = mkdtempSync(join(tmpdir(), 'httpspan-esbuild-'));
-  mkdirSync(join(root, 'node_modules/@httpspan'), { recursive: true });
-  symlinkSync(pkg, join(root, 'node_modules/@httpspan/wasm'), 'dir');
-  mkdirSync(join(root, 'dist'));
-  return root;
-}
-
 test('esbuild bundles the Node entry; the modules are copied beside the bundle', async () => {
-  const root = project();
+  const root = packageProject();
   try {
     writeFileSync(join(root, 'app.mjs'), `import { buildInfo, parseRequest, toNodeHeaders } from '@httpspan/wasm';
 const head = parseRequest(new TextEncoder().encode('GET /bundled HTTP/1.1\\r\\nHost: a\\r\\nSet-Cookie: x=1\\r\\n\\r\\n'));
@@ -41,7 +29,7 @@ console.log(JSON.stringify({ ...buildInfo(), target: head.target, headers: { ...
 });
 
 test('esbuild bundles a Worker for plain workerd: one JavaScript module and the wasm module', async () => {
-  const root = project();
+  const root = packageProject();
   try {
     writeFileSync(join(root, 'worker.js'), `import { buildInfo, parseRequest, toRequest } from '@httpspan/wasm';
 export default {
