@@ -342,11 +342,14 @@ function memoryView(view, ptr, length) {
   return u8().subarray(ptr, ptr + length);
 }
 
-// Defined in HeadSpans, which alone reaches its private fields: `bindToParse` ties a parser's
-// new view to the parse that made it; `ownedHead` makes the object API's head (class `Head`) of
-// a view, with its own copy of the words (and of the bytes when they are in the module's memory).
-let bindToParse;
+// Defined in HeadSpans, which alone reaches its private fields: `ownedHead` makes the object
+// API's head (class `Head`) of a view, with its own copy of the words (and of the bytes when they
+// are in the module's memory).
 let ownedHead;
+// Defined in SpanParser: the parse counter a parser's views check, and the view of the input
+// bytes its last parseInput parsed.
+let parseCounter;
+let parsedInput;
 
 /**
  * Lazy accessors over the span words of one parse and the bytes they index. Only `state`,
@@ -355,28 +358,31 @@ let ownedHead;
 class HeadSpans {
   #spans;
   #bytes;
-  #text = null;
+  #text;
   /** Whether `bytes` is the parser's input region in the module's memory (parseInput). */
-  #inPlace = false;
+  #inPlace;
   /**
    * The parse counter of the parser whose module memory this view reads (its words in place or
    * its input region), or null when the view's words and bytes are its own.
    */
-  #parser = null;
+  #parser;
   /** The value of `#parser.parses` for the parse that made this view. */
-  #parse = 0;
+  #parse;
 
-  constructor(spans, bytes) {
+  /**
+   * Only the package makes views: `parser` is the parse counter of the parser whose memory the
+   * view reads, or null; `inPlace` says whether `bytes` is that parser's input region.
+   */
+  constructor(spans, bytes, parser = null, inPlace = false) {
     this.#spans = spans;
     this.#bytes = bytes;
+    this.#text = null;
+    this.#inPlace = inPlace;
+    this.#parser = parser;
+    this.#parse = parser === null ? 0 : parser.parses;
   }
 
   static {
-    bindToParse = (view, parser, inPlace) => {
-      view.#parser = parser;
-      view.#parse = parser.parses;
-      view.#inPlace = inPlace;
-    };
     ownedHead = (view, Head) => {
       const spans = view.spans;
       switch (spans[STATE]) {
@@ -434,9 +440,9 @@ class HeadSpans {
     const length = word >>> 16;
     if (this.#text === null && length < SHORT_SPAN) {
       this.words();
-      return shortText(this.bytes, word & 0xffff, length);
+      return shortText(this.#bytes, word & 0xffff, length);
     }
-    this.#text ??= headText(this.words(), this.bytes);
+    this.#text ??= headText(this.words(), this.#bytes);
     return spanText(this.#text, word);
   }
 
@@ -462,7 +468,8 @@ class HeadSpans {
 
   /** The span words, after checking that they describe a complete head (and are not stale). */
   words() {
-    const spans = this.spans;
+    if (this.#parser !== null && this.#parser.parses !== this.#parse) stale('this view', 'reparsed');
+    const spans = this.#spans;
     if (spans[STATE] !== COMPLETE) {
       throw new TypeError(`the head is not complete (state: ${this.state})`);
     }
@@ -644,8 +651,9 @@ export class ResponseSpans extends HeadSpans {
 }
 
 /**
- * One field line of a head or trailer section that owns its words: the strings and spans are
- * made when read. `toJSON` gives the plain object.
+ * One field line of a head or trailer section that owns its words: `name` and `value` are made
+ * with the field (a list of fields is read for them), the spans and the known name when read.
+ * `toJSON` gives the plain object.
  */
 class Field {
   #head;
@@ -658,14 +666,10 @@ class Field {
     this.#i = i;
     this.#name = name;
     this.#value = value;
-  }
-
-  get name() {
-    return this.#head.text(this.#name);
-  }
-
-  get value() {
-    return this.#head.text(this.#value);
+    /** The name, as sent. */
+    this.name = head.text(name);
+    /** The value, trimmed. */
+    this.value = head.text(value);
   }
 
   get nameSpan() {
@@ -766,7 +770,6 @@ const ResponseHead = OwnedHead(ResponseSpans, 'ResponseHead');
  */
 class SpanParser {
   #inner;
-  #View;
   #method = 'GET';
   /** Where the input region is in the module's memory, and how many bytes it holds. */
   #input = 0;
@@ -786,10 +789,9 @@ class SpanParser {
    */
   #counter = { parses: 0 };
 
-  constructor(response, options, extraKeys, View) {
+  constructor(response, options, extraKeys) {
     if (memory === null) notLoaded();
     this.#inner = new HeadParser(response, limitNumbers(options, extraKeys));
-    this.#View = View;
     this.#spansAt = this.#inner.spans() >>> 2;
     this.#words = u32().subarray(this.#spansAt, this.#spansAt + SPANS_LEN);
   }
@@ -825,7 +827,7 @@ class SpanParser {
     return this.#inputView;
   }
 
-  /** Parses the first `length` bytes of the view `input()` gave, where they are. */
+  /** Parses the first `length` bytes of the view `input()` gave, where they are; returns the words, as parseInto. */
   parseInputInto(length, out) {
     const view = this.#inputView;
     if (view === null) throw new TypeError('call input(capacity) and write the bytes there before parseInput(length)');
@@ -837,35 +839,58 @@ class SpanParser {
       this.#parsed = view.subarray(0, length);
       this.#parsedFrom = view;
     }
-    return this.#finish(this.#inner.parse(length), this.#parsed, out, true);
+    return this.#wordsOf(this.#inner.parse(length), out);
   }
 
-  /** Copies `bytes` (at most the first 65 544, all a head can use) into the module and parses. */
+  /**
+   * Copies `bytes` (at most the first 65 544, all a head can use) into the module and parses;
+   * returns the words, in place or copied to `out`.
+   */
   parseInto(bytes, out) {
+    return this.#wordsOf(this.#copyAndParse(bytes), out);
+  }
+
+  /**
+   * Parses `bytes` into the object API's result: a head of class `Head` with its own copy of
+   * the words (no view in between), or the partial or failed result.
+   */
+  parseOwned(bytes, Head) {
+    const used = this.#copyAndParse(bytes);
+    this.#counter.parses++;
+    const words = u32();
+    const at = this.#spansAt;
+    switch (words[at + STATE]) {
+      case COMPLETE: return new Head(copyWords(words, at, used), bytes);
+      case PARTIAL: return { state: 'partial' };
+      default: return { state: 'error', error: errorAt(words, at, Head === ResponseHead) };
+    }
+  }
+
+  /** Copies `bytes` (at most the first 65 544, all a head can use) into the module and parses them; returns the words used. */
+  #copyAndParse(bytes) {
     checkBytes(bytes);
     const len = bytes.length;
     this.#reserve(Math.min(len, HEAD_WINDOW));
     const n = Math.min(len, this.#room);
     u8().set(n === len ? bytes : bytes.subarray(0, n), this.#input);
-    return this.#finish(this.#inner.parse(n), bytes, out, false);
+    return this.#inner.parse(n);
   }
 
-  #finish(used, bytes, out, inPlace) {
+  /** Counts the parse that wrote `used` words, and gives them: in place, or copied to `out`. */
+  #wordsOf(used, out) {
     this.#counter.parses++;
-    if (out === undefined) {
-      const view = new this.#View(this.spans, bytes);
-      bindToParse(view, this.#counter, inPlace);
-      return view;
-    }
+    if (out === undefined) return this.spans;
     if (out.length < used) throw new RangeError(`out must hold at least ${SPANS_LEN} words`);
     // A loop beats subarray() + set() for the few dozen words of a head.
     const words = u32();
     const at = this.#spansAt;
     for (let i = 0; i < used; i++) out[i] = words[at + i];
-    const view = new this.#View(out, bytes);
-    // Words in `out` are the caller's; bytes parsed in place are still the parser's.
-    if (inPlace) bindToParse(view, this.#counter, true);
-    return view;
+    return out;
+  }
+
+  static {
+    parseCounter = (parser) => parser.#counter;
+    parsedInput = (parser) => parser.#parsed;
   }
 
   setMethod(method) {
@@ -886,7 +911,7 @@ class SpanParser {
 export class RequestParser extends SpanParser {
   /** `options`: limits, such as `{ maxHeadBytes: 4096 }`. */
   constructor(options) {
-    super(false, options, [], RequestSpans);
+    super(false, options, []);
   }
 
   /**
@@ -895,12 +920,15 @@ export class RequestParser extends SpanParser {
    * `out`, the words are copied there and the view keeps them.
    */
   parse(bytes, out) {
-    return this.parseInto(bytes, out);
+    // Each parser makes its own kind of view, so that every `new` here sees one class.
+    const words = this.parseInto(bytes, out);
+    return new RequestSpans(words, bytes, out === undefined ? parseCounter(this) : null, false);
   }
 
   /** Parses the first `length` bytes written into the view `input()` gave, without copying. */
   parseInput(length, out) {
-    return this.parseInputInto(length, out);
+    const words = this.parseInputInto(length, out);
+    return new RequestSpans(words, parsedInput(this), parseCounter(this), true);
   }
 }
 
@@ -920,7 +948,7 @@ function requestMethodOf(options, what) {
 export class ResponseParser extends SpanParser {
   /** `options`: limits, such as `{ maxHeadBytes: 4096 }`. */
   constructor(options) {
-    super(true, options, [], ResponseSpans);
+    super(true, options, []);
   }
 
   /**
@@ -929,13 +957,15 @@ export class ResponseParser extends SpanParser {
    */
   parse(bytes, options, out = undefined) {
     this.setMethod(requestMethodOf(options, 'ResponseParser.parse'));
-    return this.parseInto(bytes, out);
+    const words = this.parseInto(bytes, out);
+    return new ResponseSpans(words, bytes, out === undefined ? parseCounter(this) : null, false);
   }
 
   /** Parses the first `length` bytes written into the view `input()` gave, without copying. */
   parseInput(length, options, out = undefined) {
     this.setMethod(requestMethodOf(options, 'ResponseParser.parseInput'));
-    return this.parseInputInto(length, out);
+    const words = this.parseInputInto(length, out);
+    return new ResponseSpans(words, parsedInput(this), parseCounter(this), true);
   }
 }
 
@@ -973,7 +1003,7 @@ function sharedParser(response, options, extraKeys) {
  * head decodes its strings from `bytes` when they are first read.
  */
 export function parseRequest(bytes, options) {
-  return ownedHead(sharedParser(false, options, []).parse(bytes), RequestHead);
+  return sharedParser(false, options, []).parseOwned(bytes, RequestHead);
 }
 
 /**
@@ -982,7 +1012,9 @@ export function parseRequest(bytes, options) {
  */
 export function parseResponse(bytes, options) {
   const method = requestMethodOf(typeof options === 'string' ? undefined : options, 'parseResponse');
-  return ownedHead(sharedParser(true, options, ['requestMethod']).parse(bytes, method), ResponseHead);
+  const parser = sharedParser(true, options, ['requestMethod']);
+  parser.setMethod(method);
+  return parser.parseOwned(bytes, ResponseHead);
 }
 
 function copyOut(ptr, len) {
