@@ -15,7 +15,7 @@
  */
 export function contenders(env) {
   const { api, wasm, llhttp, llhttpType, latin1 } = env;
-  const { RequestParser, ResponseParser, parseRequest, parseResponse } = api;
+  const { RequestParser, ResponseParser, parseRequest, parseResponse, toRequest, toResponse } = api;
   // The package instantiated the module already; initSync returns its exports.
   const { memory } = wasm.initSync({ module: new Uint8Array(0) });
 
@@ -57,6 +57,16 @@ export function contenders(env) {
       const list = head.fields;
       for (let i = 0; i < list.length; i++) chars += list[i].name.length + list[i].value.length;
       if (list.length !== fields || chars === 0) throw new Error('httpspan objects: wrong result');
+    };
+  };
+
+  // The object API's head made into the platform's Request or Response (the conversion's cost
+  // over 'objects' is the platform's constructors and Headers, and the URL).
+  const fetchObjects = (input) => {
+    const base = { base: 'https://bench.example' };
+    return () => {
+      const made = input.response ? toResponse(parseResponse(input.bytes, GET)) : toRequest(parseRequest(input.bytes), null, base);
+      if (made.headers === undefined) throw new Error('httpspan to fetch: wrong result');
     };
   };
 
@@ -125,6 +135,7 @@ export function contenders(env) {
     ['zero-copy', fastZeroCopy],
     ['fast (copy)', fastCopy],
     ['objects', objects],
+    ['objects to fetch', fetchObjects],
     ['parse only', parseOnly],
     ['empty call', emptyCall],
     ['llhttp simd', llhttpWasm(llhttp.simd, false)],
