@@ -11,6 +11,7 @@ const MESSAGES = {
   authority_form: 'an authority-form request-target (host:port) names no resource, so it has no URL',
   no_base: 'an origin-form request-target needs options.base or a Host field to make a URL',
   invalid_url: 'the request-target and base do not make a valid URL',
+  credentials_in_url: 'the Fetch standard allows no credentials (user:password@) in a request URL',
   body_not_allowed: 'the Fetch standard allows no body here',
   interim_status: 'a 1xx response is not a Response in the Fetch standard (its status must be 200 to 599)',
 };
@@ -18,7 +19,7 @@ const MESSAGES = {
 /**
  * A parsed message that the Fetch standard cannot represent. `code` names the rule:
  * 'forbidden_method', 'asterisk_form', 'authority_form', 'no_base', 'invalid_url',
- * 'body_not_allowed' or 'interim_status'.
+ * 'credentials_in_url', 'body_not_allowed' or 'interim_status'.
  */
 export class FetchConversionError extends Error {
   constructor(code, detail) {
@@ -156,11 +157,14 @@ function requestUrl(head, base) {
   }
   // The parser accepts no other form than origin, absolute, authority and asterisk.
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(target)) throw new FetchConversionError('authority_form', target);
+  let url;
   try {
-    return new URL(target);
+    url = new URL(target);
   } catch {
     throw new FetchConversionError('invalid_url', target);
   }
+  if (url.username !== '' || url.password !== '') throw new FetchConversionError('credentials_in_url', target);
+  return url;
 }
 
 function isStream(body) {
@@ -173,7 +177,8 @@ function isStream(body) {
  * - CONNECT, TRACE and TRACK, which the Fetch standard forbids: 'forbidden_method';
  * - `OPTIONS *` and authority-form targets, which have no URL: 'asterisk_form', 'authority_form';
  * - an origin-form target is appended to the origin of `options.base`, else of `http://` and the
- *   Host field ('no_base' without either); an absolute-form target is the URL itself;
+ *   Host field ('no_base' without either); an absolute-form target is the URL itself, which
+ *   must not hold credentials ('credentials_in_url');
  * - GET and HEAD with a declared body (Content-Length above 0, chunked) or a body given:
  *   'body_not_allowed'.
  * Hop-by-hop fields are dropped unless `options.dropHopByHop` is false.

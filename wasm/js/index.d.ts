@@ -534,7 +534,7 @@ export type CompleteHead = CompleteRequestView | CompleteResponseView;
 /** The rules of the Fetch standard a message can break; see toRequest and toResponse. */
 export type FetchConversionCode =
   | 'forbidden_method' | 'asterisk_form' | 'authority_form' | 'no_base' | 'invalid_url'
-  | 'body_not_allowed' | 'interim_status';
+  | 'credentials_in_url' | 'body_not_allowed' | 'interim_status';
 
 /** A parsed message the Fetch standard cannot represent; `code` names the rule. */
 export class FetchConversionError extends Error {
@@ -561,8 +561,9 @@ export function toNodeHeaders(head: CompleteHead): { 'set-cookie'?: string[] } &
 /**
  * A `Request` for a complete request head and its body. Throws a FetchConversionError for
  * CONNECT, TRACE and TRACK ('forbidden_method'), `OPTIONS *` ('asterisk_form'), authority-form
- * targets ('authority_form'), an origin-form target without `base` or Host ('no_base'), and a
- * GET or HEAD with a body ('body_not_allowed'). Hop-by-hop fields are dropped unless
+ * targets ('authority_form'), an origin-form target without `base` or Host ('no_base'), a URL
+ * that is not valid ('invalid_url') or holds credentials ('credentials_in_url'), and a GET or
+ * HEAD with a body ('body_not_allowed'). Hop-by-hop fields are dropped unless
  * `dropHopByHop` is false.
  */
 export function toRequest(head: CompleteRequestView, body?: FetchBody, options?: ToRequestOptions): FetchRequest;

@@ -3,11 +3,14 @@
 // console.log shows of a head.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 import {
   Decoder, FetchConversionError, RequestParser, ResponseParser, parseRequest, parseResponse,
   toHeaders, toNodeHeaders, toRequest, toResponse,
 } from '../pkg/node.js';
+import { generator, mutate } from '../../tests/wasm/mutate.mjs';
+import { SUPPORTED_OPTIONS, loadDir } from '../../tests/wasm/vectors.mjs';
 
 const bytes = (s) => Uint8Array.from(s, (c) => c.charCodeAt(0));
 const request = (s, options) => parseRequest(bytes(s), options);
@@ -95,6 +98,9 @@ test('toRequest: URL from base or Host, headers, body; each Fetch rule is a name
   // A target that starts with // is a path of the request's own origin, never another host.
   assert.equal(toRequest(request('GET //evil.example/x HTTP/1.1\r\nHost: good.example\r\n\r\n')).url, 'http://good.example//evil.example/x');
   assert.equal(toRequest(request('GET http://b.example/p HTTP/1.1\r\nHost: b.example\r\n\r\n')).url, 'http://b.example/p');
+  const credentials = request('GET ftp://user:secret@files.example/f HTTP/1.1\r\nHost: files.example\r\n\r\n');
+  assert.equal(credentials.state, 'complete');
+  assert.throws(() => toRequest(credentials), rule('credentials_in_url'));
 
   for (const method of ['CONNECT', 'TRACE', 'TRACK']) {
     const target = method === 'CONNECT' ? 'a.example:443' : '/';
@@ -149,4 +155,37 @@ test('console.log shows the head, its error, or that a view is stale', () => {
   parser.parse(bytes('GET /z HTTP/1.1\r\nHost: a\r\n\r\n'));
   assert.equal(inspect(view), 'RequestSpans <stale: reparsed>');
   parser.free();
+});
+
+test('every complete head of the vectors and their mutations converts, or throws a FetchConversionError: never a platform TypeError', () => {
+  const random = generator(0xfe7c);
+  const cases = loadDir(fileURLToPath(new URL('../../tests/vectors', import.meta.url))).map((loaded) => loaded.case);
+  const made = { request: 0, response: 0, refused: 0 };
+  const convert = (what, make) => {
+    try {
+      make();
+      made[what]++;
+    } catch (error) {
+      assert.ok(error instanceof FetchConversionError, `${what}: ${error.stack}`);
+      made.refused++;
+    }
+  };
+  for (let round = 0; round < cases.length + 2000; round++) {
+    const base = cases[round % cases.length];
+    const input = round < cases.length ? base.input : mutate(base.input, random);
+    const lenient = {};
+    for (const option of base.options) Object.assign(lenient, SUPPORTED_OPTIONS[option]);
+    const heads = [
+      parseRequest(input, { lenient }),
+      parseResponse(input, { requestMethod: base.requestMethods?.[0] ?? 'GET', lenient }),
+    ];
+    for (const head of heads.filter((h) => h.state === 'complete')) {
+      const pairs = [...toHeaders(head)];
+      assert.ok(pairs.length <= head.fieldCount);
+      assert.equal(typeof toNodeHeaders(head), 'object');
+      if ('method' in head) convert('request', () => toRequest(head, null, round % 2 ? { base: 'https://base.example' } : undefined));
+      else convert('response', () => toResponse(head));
+    }
+  }
+  assert.ok(made.request > 500 && made.response > 100 && made.refused > 20, JSON.stringify(made));
 });
