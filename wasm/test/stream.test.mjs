@@ -4,21 +4,24 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import {
-  IncompleteMessageError, ParseError, decodeStream, toRequest, toResponse,
+  Decoder, IncompleteMessageError, ParseError, decodeStream, toRequest, toResponse,
 } from '../pkg/node.js';
+import { generator, mutate } from '../../tests/wasm/mutate.mjs';
+import { SUPPORTED_OPTIONS, loadDir } from '../../tests/wasm/vectors.mjs';
 
 const bytes = (s) => Uint8Array.from(s, (c) => c.charCodeAt(0));
-const text = (chunks) => chunks.map((c) => String.fromCharCode(...c)).join('');
+const text = (chunks) => chunks.map((c) => Buffer.from(c.buffer, c.byteOffset, c.length).toString('latin1')).join('');
 
 const PIPELINE = 'POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n'
   + '4\r\nwiki\r\n5;ext=1\r\npedia\r\n0\r\nChecksum: 9\r\n\r\n'
   + 'GET /b HTTP/1.1\r\nHost: x\r\n\r\n'
   + 'PUT /c HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello';
 
-/** A ReadableStream of `input` in pieces cut at `cuts`, counting reads; every piece is its own buffer. */
+/** A ReadableStream of `input` (text or bytes) in pieces cut at `cuts`, counting reads; every piece is its own buffer. */
 function source(input, cuts) {
-  const all = bytes(input);
+  const all = typeof input === 'string' ? bytes(input) : input;
   const pieces = [];
   let at = 0;
   for (const cut of [...cuts, all.length]) {
@@ -163,4 +166,51 @@ test('a decoded message becomes a Request or a Response with its body stream', a
   const response = toResponse(answer.head, answer.body);
   assert.deepEqual([response.status, response.headers.get('transfer-encoding'), await response.text()], [201, null, 'hi']);
   await messages.return();
+});
+
+/** What the Decoder alone makes of `input`: each message's start and body text, and how it ended. */
+function decoded(kind, options, input) {
+  const decoder = new Decoder(kind, options);
+  const events = [...decoder.push(input), ...decoder.finish()];
+  decoder.free();
+  const messages = [];
+  for (const event of events) {
+    if (event.type === 'head') messages.push({ offset: event.offset, body: '' });
+    else if (event.type === 'body') messages.at(-1).body += text([event.data]);
+  }
+  const last = events.at(-1);
+  return { messages, end: last.type === 'error' ? last.error.code : last.type };
+}
+
+test('decodeStream agrees with the Decoder on the vectors and their mutations, cut at random', async () => {
+  const random = generator(0x57ea);
+  const cases = loadDir(fileURLToPath(new URL('../../tests/vectors', import.meta.url))).map((loaded) => loaded.case);
+  for (let round = 0; round < cases.length + 1000; round++) {
+    const base = cases[round % cases.length];
+    const input = round < cases.length ? base.input : mutate(base.input, random);
+    const lenient = {};
+    for (const option of base.options) Object.assign(lenient, SUPPORTED_OPTIONS[option]);
+    const options = base.kind === 'response' ? { lenient, requestMethods: base.requestMethods } : { lenient };
+    const expected = decoded(base.kind, options, input);
+    const cuts = [];
+    for (let at = random(40); at < input.length; at += 1 + random(40)) cuts.push(at);
+    const messages = [];
+    let end = 'closed';
+    try {
+      for await (const { offset, body } of decodeStream(source(input, cuts).stream, { kind: base.kind, ...options })) {
+        const message = { offset, body: '' };
+        messages.push(message);
+        // A body's error is the iteration's too; the iteration reports it.
+        if (body !== null) message.body = text(await readAll(body).catch(() => []));
+      }
+    } catch (error) {
+      assert.ok(error instanceof ParseError || error instanceof IncompleteMessageError, error.stack);
+      end = error instanceof ParseError ? error.code : 'incomplete';
+    }
+    const id = `${base.id}${round < cases.length ? '' : ` mutated (round ${round})`}`;
+    assert.equal(end, expected.end, id);
+    assert.deepEqual(messages.map((m) => m.offset), expected.messages.map((m) => m.offset), id);
+    // A body that failed midway is cut short in both.
+    if (end === 'closed') assert.deepEqual(messages, expected.messages, id);
+  }
 });
