@@ -2,8 +2,9 @@
 // the baseline build, compiled without it, where they do not.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { buildInfo, parseRequest } from '../pkg/node.js';
 import { FILES, chooseBuild } from '../pkg/select.js';
@@ -82,7 +83,7 @@ test('the baseline build has no SIMD128 and is chosen where the engine lacks it'
 });
 
 test('the web entry loads on init(), and says so when used before', () => {
-  const script = `import { readFileSync } from 'node:fs';
+  const script = `import { readFileSync, readdirSync } from 'node:fs';
     import { buildInfo, init, parseRequest } from './web.js';
     const input = new TextEncoder().encode('GET /w HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n');
     let before;
@@ -94,4 +95,12 @@ test('the web entry loads on init(), and says so when used before', () => {
   assert.deepEqual(JSON.parse(out), {
     before: '@httpspan/wasm is not loaded yet: await init() first', build: 'given', file: null, simd128: true, backend: 'simd128', target: '/w',
   });
+});
+
+test('the published package holds every file of the build', () => {
+  // npm publishes what package.json's `files` lists: a module left out would break every import.
+  const dir = fileURLToPath(pkg);
+  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const published = packed.files.map((f) => f.path).sort();
+  assert.deepEqual(published, readdirSync(dir).sort());
 });
