@@ -136,7 +136,7 @@ test-simd128: setup
 # The wasm package (wasm/): built into wasm/pkg/ only when its sources changed. wasm/build.sh
 # installs what is missing (wasm32 target, wasm-bindgen-cli, node_modules).
 WASM_SOURCES := $(shell find core/src wasm/src wasm/js -type f) wasm/Cargo.toml wasm/build.sh \
-	wasm/package-lock.json Cargo.lock .cargo/config.toml docs/wasm.md
+	wasm/package-lock.json Cargo.lock .cargo/config.toml
 wasm/node_modules/.package-lock.json: wasm/package.json wasm/package-lock.json
 	cd wasm && npm install --no-audit --no-fund
 	touch $@

@@ -73,7 +73,7 @@ node_modules/.bin/wasm-opt -O3 $features \
 	"$stage/baseline/httpspan_wasm_bg.wasm" -o "$pkg/httpspan_wasm_baseline_bg.wasm"
 cp "$stage/simd128/httpspan_wasm.js" "$pkg/"
 cp js/*.js js/index.d.ts js/package.json "$pkg/"
-cp "$root/docs/wasm.md" "$pkg/README.md"
+cp js/README.md "$pkg/README.md"
 
 for file in httpspan_wasm_bg.wasm httpspan_wasm_baseline_bg.wasm; do
 	echo "$file: $(wc -c <"$pkg/$file") bytes, $(gzip -9c "$pkg/$file" | wc -c) gzipped"

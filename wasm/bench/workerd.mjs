@@ -70,7 +70,7 @@ const config :Workerd.Config = (
 const bench :Workerd.Worker = (
   modules = [
     (name = "worker.js", esModule = embed "worker.js"),
-    ${['workerd.js', 'api.js', 'core.js', 'httpspan_wasm.js'].map(pkg).join(',\n    ')},
+    ${['workerd.js', 'api.js', 'core.js', 'fetch.js', 'stream.js', 'httpspan_wasm.js'].map(pkg).join(',\n    ')},
     (name = "httpspan/httpspan_wasm_bg.wasm", wasm = embed "httpspan_wasm_bg.wasm"),
     (name = "contenders.mjs", esModule = embed "contenders.mjs"),
     (name = "data.js", esModule = embed "data.js"),
@@ -85,7 +85,7 @@ const bench :Workerd.Worker = (
 const inputs = loadInputs(dir);
 const llhttp = llhttpModules();
 const work = mkdtempSync(join(os.tmpdir(), 'httpspan-bench-workerd-'));
-for (const name of ['workerd.js', 'api.js', 'core.js', 'httpspan_wasm.js', 'httpspan_wasm_bg.wasm']) {
+for (const name of ['workerd.js', 'api.js', 'core.js', 'fetch.js', 'stream.js', 'httpspan_wasm.js', 'httpspan_wasm_bg.wasm']) {
   copyFileSync(join(wasmDir, 'pkg', name), join(work, name));
 }
 copyFileSync(join(wasmDir, 'bench/contenders.mjs'), join(work, 'contenders.mjs'));

@@ -13,3 +13,5 @@ export {
   parseRequest,
   parseResponse,
 } from './core.js';
+export { FetchConversionError, toHeaders, toNodeHeaders, toRequest, toResponse } from './fetch.js';
+export { IncompleteMessageError, decodeStream } from './stream.js';

@@ -53,7 +53,7 @@ export const SPANS_LENGTH = SPANS_LEN;
 let memory = null;
 let memoryU8 = null;
 let memoryU32 = null;
-let build = null;
+let loaded = null;
 /** The known header names (lowercase), in slot order: bit `k` of `knownBitmap` is `KNOWN_HEADERS[k]`. */
 export const KNOWN_HEADERS = [];
 const KNOWN_SLOTS = new Map();
@@ -61,9 +61,10 @@ const ERROR_KINDS = [];
 
 /**
  * Connects this module to an instantiated wasm module: `exports` is what wasm-bindgen's init
- * returned, `file` the module file it came from. Called by the entry points.
+ * returned, `build` the build chosen ('simd128', 'baseline' or 'given'), `file` the name of the
+ * module file it came from, or null. Called by the entry points.
  */
-export function attach(exports, file) {
+export function attach(exports, build, file) {
   // The module's tables and names are ASCII text in its memory.
   const text = (at, len) => asciiDecoder.decode(new Uint8Array(exports.memory.buffer, at, len));
   const [layout, known, kinds] = text(tables(), tablesLen()).split('\n\n');
@@ -84,18 +85,19 @@ export function attach(exports, file) {
   }
   memory = exports.memory;
   refreshViews();
-  build = Object.freeze({ file, simd128: simd128(), backend: text(backend(), backendLen()) });
+  loaded = Object.freeze({ build, file, simd128: simd128(), backend: text(backend(), backendLen()) });
 }
 
 /**
- * Which module is loaded: `file` is the module file chosen (httpspan_wasm_bg.wasm, or
- * httpspan_wasm_baseline_bg.wasm on an engine without SIMD128), `simd128` whether the module
- * was compiled with SIMD128 (asked from the module itself), `backend` the scanning backend the
- * parser runs on in it (`simd128`, or `swar` in the baseline module).
+ * Which module is loaded: `build` is the build chosen ('simd128'; 'baseline' on an engine
+ * without SIMD128; 'given' when init() was given the module), `file` the name of the module file
+ * loaded (after a bundler, its name there) or null, `simd128` whether the module was compiled
+ * with SIMD128 (asked from the module itself), `backend` the scanning backend the parser runs
+ * on in it (`simd128`, or `swar` in the baseline module).
  */
 export function buildInfo() {
-  if (build === null) notLoaded();
-  return build;
+  if (loaded === null) notLoaded();
+  return loaded;
 }
 
 function notLoaded() {
@@ -119,9 +121,12 @@ function u32() {
   return memoryU32;
 }
 
-/** An error with the byte where the input became invalid. */
+/**
+ * An error with the byte where the input became invalid. `response`: whether the input was a
+ * response, which a proxy answers with 502 whatever the error.
+ */
 export class ParseError extends Error {
-  constructor(kindIndex, offset) {
+  constructor(kindIndex, offset, response = false) {
     const kind = ERROR_KINDS[kindIndex];
     super(kind ? kind.message : 'unknown error');
     this.name = 'ParseError';
@@ -131,8 +136,11 @@ export class ParseError extends Error {
     this.offset = offset;
     /** The RFC section whose rule the input broke. */
     this.rfc = kind ? kind.rfc : '';
-    /** The status a server should answer. */
-    this.status = kind ? kind.status : 400;
+    /**
+     * The status to answer: for a request, what a server answers (400, 413, 414, 431 or 505);
+     * for a response, 502 (Bad Gateway), what a proxy answers for an invalid upstream response.
+     */
+    this.status = response ? 502 : kind ? kind.status : 400;
   }
 
   toJSON() {
@@ -140,20 +148,29 @@ export class ParseError extends Error {
   }
 }
 
+const STALE_REASONS = {
+  'memory-grew': "the module's memory grew since it was made (a parser or decoder was created or needed a larger buffer), which detached it; parse again",
+  'input-moved': 'a larger parse(bytes) or push(chunk) moved the input region since; call input() again and write the bytes there',
+  reparsed: 'its parser has parsed again since, over the words and bytes this view reads; a view is valid until the next parse on its parser: call toResult() to keep a head, or use one parser per request when handlers await',
+};
+
 /**
- * Thrown by a view of the module's memory (a fast-path view whose words are read in place, an
- * input view) used after the memory grew: growing detaches the old buffer, so the view would
- * read nothing. Parse again (or call `input()` again and rewrite the bytes).
+ * Thrown instead of a stale answer, when a fast-path view or an input view is used after what it
+ * reads changed under it. `reason` says what happened: 'reparsed' (the view's parser has parsed
+ * again), 'memory-grew' (the module's memory grew and detached the view) or 'input-moved' (a
+ * larger copying parse moved the input region).
  */
 export class StaleViewError extends Error {
-  constructor(what) {
-    super(`@httpspan/wasm: ${what} is stale: the module's memory grew since it was made (a parser or decoder was created or needed a larger buffer); parse again, or give parse an out array to keep the words`);
+  constructor(what, reason) {
+    super(`@httpspan/wasm: ${what} is stale: ${STALE_REASONS[reason]}`);
     this.name = 'StaleViewError';
+    /** 'reparsed', 'memory-grew' or 'input-moved'. */
+    this.reason = reason;
   }
 }
 
-function stale(what = 'this view of the span words') {
-  throw new StaleViewError(what);
+function stale(what = 'this view of the span words', reason = 'memory-grew') {
+  throw new StaleViewError(what, reason);
 }
 
 // A head becomes one string, one character per byte (Latin-1), so that every span's text is a
@@ -219,7 +236,9 @@ function bigU64(lo, hi) {
 // one bit each (the order of LENIENCY is the bit order wasm/src/lib.rs reads).
 const LIMITS = [
   ['maxHeadBytes', 1, 0xffff],
-  ['maxFieldLines', 0, 0xffff],
+  // No more than the parsers' field slots: a larger limit would be accepted and then fail
+  // with field_slots_exhausted.
+  ['maxFieldLines', 0, MAX_FIELDS, ` (${MAX_FIELDS} is the number of field slots a parser has)`],
   ['maxChunkExtBytes', 0, 0xffffffff],
   ['maxTrailerBytes', 0, 0xffffffff],
   ['maxBodyBytes', 0, Number.MAX_SAFE_INTEGER],
@@ -240,9 +259,9 @@ function limitNumbers(options, extraKeys) {
     const at = LIMITS.findIndex(([name]) => name === key);
     if (at >= 0) {
       if (value === null && key === 'maxBodyBytes') continue;
-      const [, min, max] = LIMITS[at];
+      const [, min, max, why = ''] = LIMITS[at];
       if (!Number.isInteger(value) || value < min || value > max) {
-        throw new RangeError(`options.${key} must be an integer from ${min} to ${max}`);
+        throw new RangeError(`options.${key} must be an integer from ${min} to ${max}${why}`);
       }
       numbers[at] = value;
     } else if (key === 'lenient') {
@@ -296,8 +315,8 @@ function contentLengthOf(spans) {
   return spans[FLAGS] & FLAG_CONTENT_LENGTH ? bigU64(spans[CONTENT_LENGTH], spans[CONTENT_LENGTH + 1]) : null;
 }
 
-function errorAt(words, at) {
-  return new ParseError(words[at + INFO], words[at + HEAD_LEN]);
+function errorAt(words, at, response) {
+  return new ParseError(words[at + INFO], words[at + HEAD_LEN], response);
 }
 
 function checkBytes(bytes) {
@@ -323,38 +342,47 @@ function memoryView(view, ptr, length) {
   return u8().subarray(ptr, ptr + length);
 }
 
-// Defined in HeadSpans, which alone reaches its private fields: `rebind` points a parser's
-// reusable view at the words and bytes of a new parse; `ownedHead` makes the object API's head
-// (class `Head`) of a view, with its own copy of the words (and of the bytes when they are in
-// the module's memory).
-let rebind;
+// Defined in HeadSpans, which alone reaches its private fields: `ownedHead` makes the object
+// API's head (class `Head`) of a view, with its own copy of the words (and of the bytes when they
+// are in the module's memory).
 let ownedHead;
+// Defined in SpanParser: the parse counter a parser's views check, and the view of the input
+// bytes its last parseInput parsed.
+let parseCounter;
+let parsedInput;
 
 /**
  * Lazy accessors over the span words of one parse and the bytes they index. Only `state`,
  * `headLen` and `error` can be read when the head is not complete; the rest throw.
  */
 class HeadSpans {
-  /** The span words (see docs/wasm.md for the layout). */
-  spans;
-  /** The bytes that were parsed. */
-  bytes;
-  #text = null;
+  #spans;
+  #bytes;
+  #text;
   /** Whether `bytes` is the parser's input region in the module's memory (parseInput). */
-  #inPlace = false;
+  #inPlace;
+  /**
+   * The parse counter of the parser whose module memory this view reads (its words in place or
+   * its input region), or null when the view's words and bytes are its own.
+   */
+  #parser;
+  /** The value of `#parser.parses` for the parse that made this view. */
+  #parse;
 
-  constructor(spans, bytes) {
-    this.spans = spans;
-    this.bytes = bytes;
+  /**
+   * Only the package makes views: `parser` is the parse counter of the parser whose memory the
+   * view reads, or null; `inPlace` says whether `bytes` is that parser's input region.
+   */
+  constructor(spans, bytes, parser = null, inPlace = false) {
+    this.#spans = spans;
+    this.#bytes = bytes;
+    this.#text = null;
+    this.#inPlace = inPlace;
+    this.#parser = parser;
+    this.#parse = parser === null ? 0 : parser.parses;
   }
 
   static {
-    rebind = (view, spans, bytes, inPlace) => {
-      view.spans = spans;
-      view.bytes = bytes;
-      view.#text = null;
-      view.#inPlace = inPlace;
-    };
     ownedHead = (view, Head) => {
       const spans = view.spans;
       switch (spans[STATE]) {
@@ -363,10 +391,44 @@ class HeadSpans {
           return new Head(copyWords(spans, 0, usedWords(spans, 0)), bytes);
         }
         case PARTIAL: return { state: 'partial' };
-        case FAILED: return { state: 'error', error: errorAt(spans, 0) };
+        case FAILED: return { state: 'error', error: errorAt(spans, 0, view instanceof ResponseSpans) };
         default: return stale();
       }
     };
+  }
+
+  /**
+   * What Node's util.inspect (console.log) shows: the head's properties, its state and error
+   * when it is not complete, or that the view is stale.
+   */
+  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    const name = this.constructor.name;
+    let shown;
+    try {
+      const state = this.state;
+      if (state === 'complete') {
+        shown = plainHead(this, fieldList(this));
+        shown.fields = shown.fields.map((field) => `${field.name}: ${field.value}`);
+      } else {
+        shown = state === 'error' ? { state, error: this.error } : { state };
+      }
+    } catch (error) {
+      if (error instanceof StaleViewError) return `${name} <stale: ${error.reason}>`;
+      throw error;
+    }
+    return `${name} ${inspect(shown, { ...options, depth: options.depth === null ? null : options.depth - 1 })}`;
+  }
+
+  /** The span words (see docs/wasm.md for the layout). */
+  get spans() {
+    if (this.#parser !== null && this.#parser.parses !== this.#parse) stale('this view', 'reparsed');
+    return this.#spans;
+  }
+
+  /** The bytes that were parsed, which the span words index. */
+  get bytes() {
+    if (this.#parser !== null && this.#parser.parses !== this.#parse) stale('this view', 'reparsed');
+    return this.#bytes;
   }
 
   /**
@@ -378,9 +440,9 @@ class HeadSpans {
     const length = word >>> 16;
     if (this.#text === null && length < SHORT_SPAN) {
       this.words();
-      return shortText(this.bytes, word & 0xffff, length);
+      return shortText(this.#bytes, word & 0xffff, length);
     }
-    this.#text ??= headText(this.words(), this.bytes);
+    this.#text ??= headText(this.words(), this.#bytes);
     return spanText(this.#text, word);
   }
 
@@ -400,13 +462,14 @@ class HeadSpans {
   /** The error, when the state is 'error'; else null. */
   get error() {
     const spans = this.spans;
-    if (spans[STATE] === FAILED) return errorAt(spans, 0);
+    if (spans[STATE] === FAILED) return errorAt(spans, 0, this instanceof ResponseSpans);
     return spans.length === 0 ? stale() : null;
   }
 
   /** The span words, after checking that they describe a complete head (and are not stale). */
   words() {
-    const spans = this.spans;
+    if (this.#parser !== null && this.#parser.parses !== this.#parse) stale('this view', 'reparsed');
+    const spans = this.#spans;
     if (spans[STATE] !== COMPLETE) {
       throw new TypeError(`the head is not complete (state: ${this.state})`);
     }
@@ -458,9 +521,20 @@ class HeadSpans {
     if (slot !== undefined) {
       return ((spans[KNOWN_INDEX + (slot >> 2)] >>> (8 * (slot & 3))) & 0xff) - 1;
     }
+    return this.#nextNamed(lower, 0);
+  }
+
+  /** Index of the first field from `from` on whose name is `lower` in any case, or -1. */
+  #nextNamed(lower, from) {
+    const spans = this.words();
+    const slot = KNOWN_SLOTS.get(lower);
     const count = spans[FIELD_COUNT];
+    if (slot !== undefined) {
+      for (let i = from; i < count; i++) if (knownSlot(spans, i) === slot) return i;
+      return -1;
+    }
     const bytes = this.bytes;
-    outer: for (let i = 0; i < count; i++) {
+    outer: for (let i = from; i < count; i++) {
       const word = spans[FIELDS + 2 * i];
       if (word >>> 16 !== lower.length) continue;
       const offset = word & 0xffff;
@@ -478,6 +552,19 @@ class HeadSpans {
   get(name) {
     const i = this.indexOf(name);
     return i < 0 ? undefined : this.fieldValue(i);
+  }
+
+  /** The values of every field named `name` (any case), in order; empty when there is none. */
+  getAll(name) {
+    const lower = name.toLowerCase();
+    const values = [];
+    for (let i = this.indexOf(lower); i >= 0; i = this.#nextNamed(lower, i + 1)) values.push(this.fieldValue(i));
+    return values;
+  }
+
+  /** The values of every Set-Cookie line, in order (never joined: a cookie's value may hold a comma). */
+  getSetCookie() {
+    return this.getAll('set-cookie');
   }
 
   /** The value span of the first field named `name`, or undefined. */
@@ -564,8 +651,9 @@ export class ResponseSpans extends HeadSpans {
 }
 
 /**
- * One field line of a head or trailer section that owns its words: the strings and spans are
- * made when read. `toJSON` gives the plain object.
+ * One field line of a head or trailer section that owns its words: `name` and `value` are made
+ * with the field (a list of fields is read for them), the spans and the known name when read.
+ * `toJSON` gives the plain object.
  */
 class Field {
   #head;
@@ -578,14 +666,10 @@ class Field {
     this.#i = i;
     this.#name = name;
     this.#value = value;
-  }
-
-  get name() {
-    return this.#head.text(this.#name);
-  }
-
-  get value() {
-    return this.#head.text(this.#value);
+    /** The name, as sent. */
+    this.name = head.text(name);
+    /** The value, trimmed. */
+    this.value = head.text(value);
   }
 
   get nameSpan() {
@@ -626,45 +710,58 @@ function knownIndexOf(head) {
   return index;
 }
 
+const HEAD_KEYS = ['state', 'headLen', 'version', 'fields', 'knownBitmap', 'knownIndex', 'contentLength', 'chunked', 'keepAlive', 'framing'];
+const REQUEST_KEYS = ['method', 'methodSpan', 'target', 'targetSpan'];
+const RESPONSE_KEYS = ['status', 'reason', 'reasonSpan', 'interim', 'switchesProtocols'];
+
+/** Every property of a complete head or view as plain data (fields as plain objects). */
+function plainHead(head, fields) {
+  const object = {};
+  for (const key of HEAD_KEYS) object[key] = head[key];
+  object.fields = fields.map((field) => field.toJSON());
+  object.knownIndex = knownIndexOf(head);
+  for (const key of head instanceof RequestSpans ? REQUEST_KEYS : RESPONSE_KEYS) object[key] = head[key];
+  return object;
+}
+
 /**
  * The object API's heads (parseRequest, parseResponse, the Decoder's head events): a view over
  * its own copy of the span words, plus `fields` and `knownIndex`, made when first read. The
- * properties are getters, so spreading a head copies only `spans` and `bytes`: `toObject()`
- * gives every property as plain data, `toJSON()` the same with the bigints as decimal strings.
+ * properties are getters, so spreading a head or cloning it (structuredClone, postMessage)
+ * copies none of them: `toObject()` gives every property as plain data, `toJSON()` the same
+ * with the bigints as decimal strings.
  */
-const OwnedHead = (View, startLine) => class extends View {
-  #fields = null;
-  #knownIndex = null;
+const OwnedHead = (View, name) => {
+  const Head = class extends View {
+    #fields = null;
+    #knownIndex = null;
 
-  get fields() {
-    return (this.#fields ??= fieldList(this));
-  }
+    get fields() {
+      return (this.#fields ??= fieldList(this));
+    }
 
-  get knownIndex() {
-    return (this.#knownIndex ??= knownIndexOf(this));
-  }
+    get knownIndex() {
+      return (this.#knownIndex ??= knownIndexOf(this));
+    }
 
-  /** Every property decoded, as own data properties of a plain object. */
-  toObject() {
-    const object = {};
-    for (const key of HEAD_KEYS) object[key] = this[key];
-    object.fields = this.fields.map((field) => field.toJSON());
-    object.knownIndex = { ...this.knownIndex };
-    for (const key of startLine) object[key] = this[key];
-    return object;
-  }
+    /** Every property decoded, as own data properties of a plain object. */
+    toObject() {
+      return plainHead(this, this.fields);
+    }
 
-  toJSON() {
-    const object = this.toObject();
-    object.knownBitmap = String(object.knownBitmap);
-    if (object.contentLength !== null) object.contentLength = String(object.contentLength);
-    return object;
-  }
+    toJSON() {
+      const object = this.toObject();
+      object.knownBitmap = String(object.knownBitmap);
+      if (object.contentLength !== null) object.contentLength = String(object.contentLength);
+      return object;
+    }
+  };
+  Object.defineProperty(Head, 'name', { value: name });
+  return Head;
 };
 
-const HEAD_KEYS = ['state', 'headLen', 'version', 'fields', 'knownBitmap', 'knownIndex', 'contentLength', 'chunked', 'keepAlive', 'framing'];
-const RequestHead = OwnedHead(RequestSpans, ['method', 'methodSpan', 'target', 'targetSpan']);
-const ResponseHead = OwnedHead(ResponseSpans, ['status', 'reason', 'reasonSpan', 'interim', 'switchesProtocols']);
+const RequestHead = OwnedHead(RequestSpans, 'RequestHead');
+const ResponseHead = OwnedHead(ResponseSpans, 'ResponseHead');
 
 /**
  * The fast path: a reusable parser whose results are read in place from its span words in the
@@ -673,7 +770,6 @@ const ResponseHead = OwnedHead(ResponseSpans, ['status', 'reason', 'reasonSpan',
  */
 class SpanParser {
   #inner;
-  #View;
   #method = 'GET';
   /** Where the input region is in the module's memory, and how many bytes it holds. */
   #input = 0;
@@ -687,16 +783,17 @@ class SpanParser {
   #spansAt;
   /** The span words, in place; remade when the memory grows. */
   #words;
-  /** The view every parse without `out` returns, rebound to each parse. */
-  #view;
+  /**
+   * How many parses this parser has made: each view made from the module's memory keeps the
+   * count of its own parse and throws a StaleViewError once a later parse has overwritten it.
+   */
+  #counter = { parses: 0 };
 
-  constructor(response, options, extraKeys, View) {
+  constructor(response, options, extraKeys) {
     if (memory === null) notLoaded();
     this.#inner = new HeadParser(response, limitNumbers(options, extraKeys));
-    this.#View = View;
     this.#spansAt = this.#inner.spans() >>> 2;
     this.#words = u32().subarray(this.#spansAt, this.#spansAt + SPANS_LEN);
-    this.#view = new View(this.#words, NO_BYTES);
   }
 
   /**
@@ -730,43 +827,70 @@ class SpanParser {
     return this.#inputView;
   }
 
-  /** Parses the first `length` bytes of the view `input()` gave, where they are. */
+  /** Parses the first `length` bytes of the view `input()` gave, where they are; returns the words, as parseInto. */
   parseInputInto(length, out) {
     const view = this.#inputView;
     if (view === null) throw new TypeError('call input(capacity) and write the bytes there before parseInput(length)');
     // Stale when the memory grew, or when a larger parse(bytes) moved the input region since.
-    if (view.length !== this.#inputLength || view.byteOffset !== this.#input) stale('the view input() gave');
+    if (view.length !== this.#inputLength) stale('the view input() gave');
+    if (view.byteOffset !== this.#input) stale('the view input() gave', 'input-moved');
     checkLength(length, view.length);
     if (this.#parsed.length !== length || this.#parsedFrom !== view) {
       this.#parsed = view.subarray(0, length);
       this.#parsedFrom = view;
     }
-    return this.#finish(this.#inner.parse(length), this.#parsed, out, true);
+    return this.#wordsOf(this.#inner.parse(length), out);
   }
 
-  /** Copies `bytes` (at most the first 65 544, all a head can use) into the module and parses. */
+  /**
+   * Copies `bytes` (at most the first 65 544, all a head can use) into the module and parses;
+   * returns the words, in place or copied to `out`.
+   */
   parseInto(bytes, out) {
+    return this.#wordsOf(this.#copyAndParse(bytes), out);
+  }
+
+  /**
+   * Parses `bytes` into the object API's result: a head of class `Head` with its own copy of
+   * the words (no view in between), or the partial or failed result.
+   */
+  parseOwned(bytes, Head) {
+    const used = this.#copyAndParse(bytes);
+    this.#counter.parses++;
+    const words = u32();
+    const at = this.#spansAt;
+    switch (words[at + STATE]) {
+      case COMPLETE: return new Head(copyWords(words, at, used), bytes);
+      case PARTIAL: return { state: 'partial' };
+      default: return { state: 'error', error: errorAt(words, at, Head === ResponseHead) };
+    }
+  }
+
+  /** Copies `bytes` (at most the first 65 544, all a head can use) into the module and parses them; returns the words used. */
+  #copyAndParse(bytes) {
     checkBytes(bytes);
     const len = bytes.length;
     this.#reserve(Math.min(len, HEAD_WINDOW));
     const n = Math.min(len, this.#room);
     u8().set(n === len ? bytes : bytes.subarray(0, n), this.#input);
-    return this.#finish(this.#inner.parse(n), bytes, out, false);
+    return this.#inner.parse(n);
   }
 
-  #finish(used, bytes, out, inPlace) {
-    if (out === undefined) {
-      rebind(this.#view, this.spans, bytes, inPlace);
-      return this.#view;
-    }
+  /** Counts the parse that wrote `used` words, and gives them: in place, or copied to `out`. */
+  #wordsOf(used, out) {
+    this.#counter.parses++;
+    if (out === undefined) return this.spans;
     if (out.length < used) throw new RangeError(`out must hold at least ${SPANS_LEN} words`);
     // A loop beats subarray() + set() for the few dozen words of a head.
     const words = u32();
     const at = this.#spansAt;
     for (let i = 0; i < used; i++) out[i] = words[at + i];
-    const view = new this.#View(out, bytes);
-    rebind(view, out, bytes, inPlace);
-    return view;
+    return out;
+  }
+
+  static {
+    parseCounter = (parser) => parser.#counter;
+    parsedInput = (parser) => parser.#parsed;
   }
 
   setMethod(method) {
@@ -787,7 +911,7 @@ class SpanParser {
 export class RequestParser extends SpanParser {
   /** `options`: limits, such as `{ maxHeadBytes: 4096 }`. */
   constructor(options) {
-    super(false, options, [], RequestSpans);
+    super(false, options, []);
   }
 
   /**
@@ -796,35 +920,52 @@ export class RequestParser extends SpanParser {
    * `out`, the words are copied there and the view keeps them.
    */
   parse(bytes, out) {
-    return this.parseInto(bytes, out);
+    // Each parser makes its own kind of view, so that every `new` here sees one class.
+    const words = this.parseInto(bytes, out);
+    return new RequestSpans(words, bytes, out === undefined ? parseCounter(this) : null, false);
   }
 
   /** Parses the first `length` bytes written into the view `input()` gave, without copying. */
   parseInput(length, out) {
-    return this.parseInputInto(length, out);
+    const words = this.parseInputInto(length, out);
+    return new RequestSpans(words, parsedInput(this), parseCounter(this), true);
   }
+}
+
+/**
+ * The method of the request a response answers, from `options.requestMethod` (a bare string is
+ * the older form, still read).
+ */
+function requestMethodOf(options, what) {
+  const method = typeof options === 'string' ? options : options?.requestMethod;
+  if (typeof method !== 'string') {
+    throw new TypeError(`${what} needs { requestMethod }, the method of the request the response answers (a response to HEAD has no body)`);
+  }
+  return method;
 }
 
 /** A reusable response parser for the fast path. */
 export class ResponseParser extends SpanParser {
   /** `options`: limits, such as `{ maxHeadBytes: 4096 }`. */
   constructor(options) {
-    super(true, options, [], ResponseSpans);
+    super(true, options, []);
   }
 
   /**
-   * Parses the response head at the start of `bytes`, answering a `requestMethod` request
-   * (HEAD and CONNECT change the framing).
+   * Parses the response head at the start of `bytes`, answering a request with method
+   * `options.requestMethod` (required: HEAD and CONNECT change the framing).
    */
-  parse(bytes, requestMethod = 'GET', out = undefined) {
-    this.setMethod(requestMethod);
-    return this.parseInto(bytes, out);
+  parse(bytes, options, out = undefined) {
+    this.setMethod(requestMethodOf(options, 'ResponseParser.parse'));
+    const words = this.parseInto(bytes, out);
+    return new ResponseSpans(words, bytes, out === undefined ? parseCounter(this) : null, false);
   }
 
   /** Parses the first `length` bytes written into the view `input()` gave, without copying. */
-  parseInput(length, requestMethod = 'GET', out = undefined) {
-    this.setMethod(requestMethod);
-    return this.parseInputInto(length, out);
+  parseInput(length, options, out = undefined) {
+    this.setMethod(requestMethodOf(options, 'ResponseParser.parseInput'));
+    const words = this.parseInputInto(length, out);
+    return new ResponseSpans(words, parsedInput(this), parseCounter(this), true);
   }
 }
 
@@ -862,7 +1003,7 @@ function sharedParser(response, options, extraKeys) {
  * head decodes its strings from `bytes` when they are first read.
  */
 export function parseRequest(bytes, options) {
-  return ownedHead(sharedParser(false, options, []).parse(bytes), RequestHead);
+  return sharedParser(false, options, []).parseOwned(bytes, RequestHead);
 }
 
 /**
@@ -870,9 +1011,10 @@ export function parseRequest(bytes, options) {
  * `options.requestMethod` (required: a response to HEAD has no body).
  */
 export function parseResponse(bytes, options) {
-  const method = options?.requestMethod;
-  if (typeof method !== 'string') throw new TypeError('parseResponse needs options.requestMethod, the method of the request it answers');
-  return ownedHead(sharedParser(true, options, ['requestMethod']).parse(bytes, method), ResponseHead);
+  const method = requestMethodOf(typeof options === 'string' ? undefined : options, 'parseResponse');
+  const parser = sharedParser(true, options, ['requestMethod']);
+  parser.setMethod(method);
+  return parser.parseOwned(bytes, ResponseHead);
 }
 
 function copyOut(ptr, len) {
@@ -978,7 +1120,7 @@ export class Decoder {
     const base = this.#inner.position();
     // The region is large enough already, so this only sets the piece's length; it is elsewhere
     // when a larger push() moved it since.
-    if (this.#inner.input(length) !== view.byteOffset) stale('the view input() gave');
+    if (this.#inner.input(length) !== view.byteOffset) stale('the view input() gave', 'input-moved');
     return this.#drain(() => this.#inner.decode(), view, base);
   }
 
@@ -1020,7 +1162,7 @@ export class Decoder {
           events.push({ type: 'incomplete' });
           return events;
         case EVENT_ERROR:
-          events.push({ type: 'error', error: errorAt(u32(), this.#spansAt) });
+          events.push({ type: 'error', error: errorAt(u32(), this.#spansAt, this.#response) });
           return events;
         default:
           throw new Error(`@httpspan/wasm: unknown decoder event ${event}`);

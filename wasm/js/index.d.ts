@@ -1,6 +1,27 @@
 // Types of @httpspan/wasm. Every offset and length counts bytes of the input `Uint8Array` (not
 // UTF-16 code units of a string); strings are decoded one character per byte (Latin-1), so a
 // decoded string is exactly as long as its span.
+//
+// No library is required beyond ES2022: the few platform types the API names (Headers,
+// Request, Response, URL, ReadableStream, WebAssembly.Module) come from the DOM library or
+// @cloudflare/workers-types when the project has one, and are empty otherwise.
+
+declare global {
+  // Empty unless a library declares them; merged with its declarations when one does.
+  interface Headers {}
+  interface Response {}
+  interface URL {}
+  interface ReadableStream<R = any> {}
+  namespace WebAssembly {
+    interface Module {}
+  }
+}
+
+/** The platform's `Request` (DOM, Workers, Node), or unknown when no library declares one. */
+export type FetchRequest = typeof globalThis extends { Request: { prototype: infer R } } ? R : unknown;
+
+/** What the platform's `Response` constructor takes as a body (its `BodyInit`, or null). */
+export type FetchBody = typeof globalThis extends { Response: { new (body?: infer B, init?: any): unknown } } ? B : unknown;
 
 /** A part of the input: `bytes.subarray(offset, offset + length)`. */
 export interface Span {
@@ -10,19 +31,32 @@ export interface Span {
   length: number;
 }
 
+/** The known header names, lowercase, in bitmap order (`KNOWN_HEADERS`). */
+export type KnownHeaderName =
+  | 'host' | 'content-length' | 'transfer-encoding' | 'connection' | 'content-type' | 'user-agent'
+  | 'accept' | 'accept-encoding' | 'accept-language' | 'cookie' | 'authorization' | 'referer'
+  | 'origin' | 'cache-control' | 'pragma' | 'if-modified-since' | 'if-none-match' | 'if-match'
+  | 'range' | 'upgrade' | 'expect' | 'te' | 'trailer' | 'x-forwarded-for' | 'x-forwarded-proto'
+  | 'x-forwarded-host' | 'x-request-id' | 'forwarded' | 'via' | 'dnt' | 'sec-fetch-mode'
+  | 'sec-fetch-site' | 'sec-fetch-dest' | 'upgrade-insecure-requests' | 'traceparent'
+  | 'keep-alive' | 'proxy-authorization' | 'sec-websocket-key' | 'sec-websocket-version'
+  | 'sec-websocket-accept' | 'date' | 'server' | 'location' | 'set-cookie' | 'content-encoding'
+  | 'etag' | 'last-modified' | 'expires' | 'vary' | 'age' | 'accept-ranges' | 'content-range'
+  | 'access-control-allow-origin' | 'strict-transport-security' | 'x-content-type-options'
+  | 'www-authenticate';
 /**
- * One field line. In the object API's heads and trailer events the properties are getters: the
- * strings and spans are made when read; `toJSON()` gives a plain copy.
+ * One field line of a head or trailer section. The properties are getters: the strings and
+ * spans are made when read; `toJSON()` gives a plain copy.
  */
 export interface Field {
   /** The name, as sent. */
-  name: string;
+  readonly name: string;
   /** The value, without leading and trailing SP and HTAB. */
-  value: string;
-  nameSpan: Span;
-  valueSpan: Span;
+  readonly value: string;
+  readonly nameSpan: Span;
+  readonly valueSpan: Span;
   /** The canonical lowercase name when the name is a known header, else null. */
-  known: KnownHeaderName | null;
+  readonly known: KnownHeaderName | null;
   /** The field as plain data. */
   toJSON(): PlainField;
 }
@@ -36,66 +70,175 @@ export interface PlainField {
   known: KnownHeaderName | null;
 }
 
-/** A known header name; see `KNOWN_HEADERS` for the full list, in bitmap order. */
-export type KnownHeaderName = string;
-
 /** How the body is delimited (RFC 9112 6.3). */
 export type Framing = 'none' | 'length' | 'chunked' | 'until-close';
 
-/** What requests and responses have in common. */
-interface HeadCommon {
-  state: 'complete';
+/** What every view and head has, whatever its state. */
+interface ViewBase {
+  /** The span words (see the layout in the README). In the module's memory for a fast-path view without `out`. */
+  readonly spans: Uint32Array;
+  /** The bytes that were parsed, which the spans index. */
+  readonly bytes: Uint8Array;
+}
+
+/** A fast-path view of a parse that found the head incomplete: read more and parse again. */
+export interface PartialView extends ViewBase {
+  readonly state: 'partial';
+  readonly headLen: 0;
+  readonly error: null;
+  /** `{ state: 'partial' }`, as parseRequest returns it. */
+  toResult(): PartialResult;
+}
+
+/** A fast-path view of a parse that found the input invalid. */
+export interface FailedView extends ViewBase {
+  readonly state: 'error';
+  readonly headLen: 0;
+  readonly error: ParseError;
+  /** `{ state: 'error', error }`, as parseRequest returns it. */
+  toResult(): FailedResult;
+}
+
+/** The accessors of a complete head, view or owned head alike. */
+interface CompleteAccessors extends ViewBase {
+  readonly state: 'complete';
   /** Bytes of the head, including empty lines skipped before a request-line and the final CRLF; the body starts here. */
-  headLen: number;
-  version: 'HTTP/1.0' | 'HTTP/1.1';
-  /** The field lines, in order. */
-  fields: Field[];
+  readonly headLen: number;
+  readonly error: null;
+  readonly version: 'HTTP/1.0' | 'HTTP/1.1';
+  /** The number of field lines. */
+  readonly fieldCount: number;
+  /** The name of field i, as sent. */
+  fieldName(i: number): string;
+  /** The value of field i, trimmed. */
+  fieldValue(i: number): string;
+  /** The span of field i's name (part 0) or value (part 1). */
+  fieldSpan(i: number, part: 0 | 1): Span;
+  /** The span word of field i's name (part 0) or value (part 1): offset | length << 16. */
+  fieldWord(i: number, part: 0 | 1): number;
+  /** The canonical lowercase name of field i when it is a known header, else null. */
+  fieldKnown(i: number): KnownHeaderName | null;
+  /** Index of the first field named `name` (any case), or -1. O(1) for known headers. */
+  indexOf(name: string): number;
+  /** The value of the first field named `name` (any case), or undefined. */
+  get(name: string): string | undefined;
+  /** The values of every field named `name` (any case), in order; empty when there is none. */
+  getAll(name: string): string[];
+  /** The values of every Set-Cookie line, in order, never joined. */
+  getSetCookie(): string[];
+  /** The value span of the first field named `name`, or undefined. */
+  getSpan(name: string): Span | undefined;
   /** Bit k is set when `KNOWN_HEADERS[k]` is present. */
-  knownBitmap: bigint;
-  /** For each known header present: the index in `fields` of its first line. */
-  knownIndex: Partial<Record<KnownHeaderName, number>>;
+  readonly knownBitmap: bigint;
   /** The declared Content-Length (exact up to 2^63 - 1), or null. */
-  contentLength: bigint | null;
+  readonly contentLength: bigint | null;
   /** Whether the body is chunked. */
-  chunked: boolean;
+  readonly chunked: boolean;
   /** Whether the connection stays open after this message (RFC 9112 9.3). */
-  keepAlive: boolean;
-  framing: Framing;
+  readonly keepAlive: boolean;
+  readonly framing: Framing;
+  /** The text of a span word (offset | length << 16). */
+  text(word: number): string;
+  /** The span words. */
+  words(): Uint32Array;
+}
+
+/** A complete request head read through the fast path's accessors. */
+export interface CompleteRequestView extends CompleteAccessors {
+  /** The method, case-sensitive, as sent. */
+  readonly method: string;
+  readonly methodSpan: Span;
+  /** The request-target, as sent (no decoding). */
+  readonly target: string;
+  readonly targetSpan: Span;
+  /** The object parseRequest returns, with its own copy of the words (and of the bytes, when parsed in place). */
+  toResult(): RequestHead;
+}
+
+/** A complete response head read through the fast path's accessors. */
+export interface CompleteResponseView extends CompleteAccessors {
+  /** The status code, 100 to 599. */
+  readonly status: number;
+  /** The reason phrase, as sent; may be empty. */
+  readonly reason: string;
+  readonly reasonSpan: Span;
+  /** An interim 1xx response other than 101: the final response follows. */
+  readonly interim: boolean;
+  /** A 101, or a 2xx answer to CONNECT: the connection no longer carries HTTP/1.1. */
+  readonly switchesProtocols: boolean;
+  /** The object parseResponse returns, with its own copy of the words (and of the bytes, when parsed in place). */
+  toResult(): ResponseHead;
 }
 
 /**
- * A complete request head. Its properties are getters over its own copy of the span words:
- * strings are decoded from the input bytes when first read (so do not change those bytes before
- * reading them), and spreading a head copies none of them: use `toObject()`.
+ * What a request parser's `parse` returns: a view whose `state` tells which members it has.
+ * A view without `out` reads the span words in place: it is valid until the next parse on its
+ * parser, after which every accessor throws a `StaleViewError` (never another parse's data).
  */
-export interface RequestHead extends HeadCommon {
-  /** The method, case-sensitive, as sent. */
+export type RequestView = CompleteRequestView | PartialView | FailedView;
+/** What a response parser's `parse` returns (see RequestView). */
+export type ResponseView = CompleteResponseView | PartialView | FailedView;
+
+/** The class of every request view and head, for `instanceof`; only the parsers make them. */
+export declare const RequestSpans: abstract new () => RequestView;
+export type RequestSpans = RequestView;
+/** The class of every response view and head, for `instanceof`; only the parsers make them. */
+export declare const ResponseSpans: abstract new () => ResponseView;
+export type ResponseSpans = ResponseView;
+
+/** Every property of a complete request head as plain data, from `toObject()`. */
+export interface PlainRequestHead {
+  state: 'complete';
+  headLen: number;
+  version: 'HTTP/1.0' | 'HTTP/1.1';
+  fields: PlainField[];
+  knownBitmap: bigint;
+  knownIndex: Partial<Record<KnownHeaderName, number>>;
+  contentLength: bigint | null;
+  chunked: boolean;
+  keepAlive: boolean;
+  framing: Framing;
   method: string;
   methodSpan: Span;
-  /** The request-target, as sent (no decoding). */
   target: string;
   targetSpan: Span;
-  /** Every property decoded, as a plain object with own data properties. */
-  toObject(): Omit<RequestHead, 'fields' | 'toObject' | 'toJSON'> & { fields: PlainField[] };
-  /** `toObject()` with `knownBitmap` and `contentLength` as decimal strings (JSON has no bigint). */
-  toJSON(): object;
 }
 
-/** A complete response head (getters, as RequestHead). */
-export interface ResponseHead extends HeadCommon {
-  /** The status code, 100 to 599. */
+/** Every property of a complete response head as plain data, from `toObject()`. */
+export interface PlainResponseHead extends Omit<PlainRequestHead, 'method' | 'methodSpan' | 'target' | 'targetSpan'> {
   status: number;
-  /** The reason phrase, as sent; may be empty. */
   reason: string;
   reasonSpan: Span;
-  /** An interim 1xx response other than 101: the final response follows. */
   interim: boolean;
-  /** A 101, or a 2xx answer to CONNECT: the connection no longer carries HTTP/1.1. */
   switchesProtocols: boolean;
+}
+
+/** `toObject()` with the bigints as decimal strings, as `toJSON()` gives it (JSON has no bigint). */
+export type HeadJSON<P> = Omit<P, 'knownBitmap' | 'contentLength'> & { knownBitmap: string; contentLength: string | null };
+
+/**
+ * A complete request head of the object API. Its properties are getters over its own copy of
+ * the span words: strings are decoded from the input bytes when first read (so do not change
+ * those bytes before reading them). Spreading a head (`{ ...head }`) or cloning it
+ * (`structuredClone`, `postMessage`) copies none of its properties, although TypeScript types
+ * a spread as if it did: use `toObject()`, which is plain, cloneable data.
+ */
+export interface RequestHead extends CompleteRequestView {
+  /** The field lines, in order. */
+  readonly fields: Field[];
+  /** For each known header present: the index in `fields` of its first line. */
+  readonly knownIndex: Partial<Record<KnownHeaderName, number>>;
   /** Every property decoded, as a plain object with own data properties. */
-  toObject(): Omit<ResponseHead, 'fields' | 'toObject' | 'toJSON'> & { fields: PlainField[] };
-  /** `toObject()` with `knownBitmap` and `contentLength` as decimal strings (JSON has no bigint). */
-  toJSON(): object;
+  toObject(): PlainRequestHead;
+  toJSON(): HeadJSON<PlainRequestHead>;
+}
+
+/** A complete response head of the object API (getters, as RequestHead). */
+export interface ResponseHead extends CompleteResponseView {
+  readonly fields: Field[];
+  readonly knownIndex: Partial<Record<KnownHeaderName, number>>;
+  toObject(): PlainResponseHead;
+  toJSON(): HeadJSON<PlainResponseHead>;
 }
 
 /** The input ends before the head does: read more and parse again. */
@@ -140,16 +283,19 @@ export class ParseError extends Error {
   offset: number;
   /** The RFC section whose rule the input broke, such as 'RFC 9112 5.1'. */
   rfc: string;
-  /** The status a server should answer. */
-  status: 400 | 413 | 414 | 431 | 505;
-  toJSON(): { code: ErrorCode; message: string; offset: number; rfc: string; status: number };
+  /**
+   * The status to answer: for a request, what a server answers (400, 413, 414, 431 or 505);
+   * for a response, 502 (Bad Gateway), what a proxy answers for an invalid upstream response.
+   */
+  status: 400 | 413 | 414 | 431 | 505 | 502;
+  toJSON(): { code: ErrorCode; message: string; offset: number; rfc: string; status: 400 | 413 | 414 | 431 | 505 | 502 };
 }
 
 /** Limits; every one is inclusive and has the conformance policy's default when left out. */
 export interface Limits {
   /** Bytes of a head, 1 to 65535. Default 8192. */
   maxHeadBytes?: number;
-  /** Field lines in a head or a trailer section. Default 64, which is also the most the parser has room for. */
+  /** Field lines in a head or a trailer section, 0 to 64. Default 64, the number of field slots a parser has; more is a RangeError. */
   maxFieldLines?: number;
   /** Bytes of one chunk extension. Default 65536. */
   maxChunkExtBytes?: number;
@@ -159,12 +305,12 @@ export interface Limits {
   maxBodyBytes?: number | null;
   /**
    * Leniency flags (httpspan::Leniency), each false by default; each relaxes one rule of the
-   * strict policy and brings the smuggling risk docs/leniency.md names. An unknown flag throws.
+   * strict policy and brings a smuggling risk. An unknown flag throws.
    */
   lenient?: Leniency;
 }
 
-/** Leniency flags; see docs/leniency.md for the rule each one relaxes. */
+/** Leniency flags; each relaxes one rule of the strict policy. */
 export interface Leniency {
   /** A bare LF ends a line as CRLF does (RFC 9112 2.2). */
   bareLf?: boolean;
@@ -184,10 +330,13 @@ export interface Leniency {
 
 export interface RequestOptions extends Limits {}
 
-export interface ResponseOptions extends Limits {
+/** The request a response answers. */
+export interface AnswersRequest {
   /** The method of the request this response answers: HEAD and CONNECT change the framing. */
   requestMethod: string;
 }
+
+export interface ResponseOptions extends Limits, AnswersRequest {}
 
 export interface DecoderOptions extends Limits {
   /** Response streams: the methods of the requests sent, in order (see `queueRequestMethod`); request streams ignore it. */
@@ -204,78 +353,17 @@ export function parseResponse(bytes: Uint8Array, options: ResponseOptions): Resp
 export const SPANS_LENGTH: number;
 
 /** The known header names, lowercase, in bitmap order. */
-export const KNOWN_HEADERS: readonly string[];
+export const KNOWN_HEADERS: readonly KnownHeaderName[];
 
 /**
- * Thrown when a view of the module's memory is used after the memory grew (a parser or decoder
- * was created, or one needed a larger buffer): a fast-path view whose words are read in place,
- * or an input view given to `parseInput` / `pushInput`.
+ * Thrown instead of a stale answer when a view is used after what it reads changed under it:
+ * 'reparsed' (its parser has parsed again; keep a parse with `toResult()`, or use one parser
+ * per request when handlers await), 'memory-grew' (the module's memory grew and detached the
+ * view) or 'input-moved' (a larger copying parse or push moved the input region).
  */
 export class StaleViewError extends Error {
   name: 'StaleViewError';
-}
-
-/**
- * Lazy accessors over one parse. Only `state`, `headLen` and `error` can be read when the head is
- * not complete; the rest throw a TypeError.
- *
- * A view returned by `parse(bytes)` or `parseInput(length)` without `out` reads the span words in
- * place, in the module's memory: it is the parser's one view, valid until the next parse on
- * that parser, which rebinds it. If the module's memory grows meanwhile, every accessor throws a
- * `StaleViewError` (never stale data). Pass `out`, or call `toResult()`, to keep a parse.
- */
-declare class HeadSpans {
-  /** The span words: see docs/wasm.md for the layout. In place in the module's memory unless `out` was given. */
-  readonly spans: Uint32Array;
-  /** The bytes that were parsed, which the spans index. */
-  readonly bytes: Uint8Array;
-  readonly state: 'complete' | 'partial' | 'error';
-  /** Bytes of the head; 0 unless complete. */
-  readonly headLen: number;
-  readonly error: ParseError | null;
-  readonly version: 'HTTP/1.0' | 'HTTP/1.1';
-  readonly fieldCount: number;
-  fieldName(i: number): string;
-  fieldValue(i: number): string;
-  /** The span of field i's name (part 0) or value (part 1). */
-  fieldSpan(i: number, part: 0 | 1): Span;
-  /** The span word of field i's name (part 0) or value (part 1): offset | length << 16. */
-  fieldWord(i: number, part: 0 | 1): number;
-  /** The canonical lowercase name of field i when it is a known header, else null. */
-  fieldKnown(i: number): KnownHeaderName | null;
-  /** Index of the first field named `name` (any case), or -1. O(1) for known headers. */
-  indexOf(name: string): number;
-  /** The value of the first field named `name`, or undefined. */
-  get(name: string): string | undefined;
-  getSpan(name: string): Span | undefined;
-  readonly knownBitmap: bigint;
-  readonly contentLength: bigint | null;
-  readonly chunked: boolean;
-  readonly keepAlive: boolean;
-  readonly framing: Framing;
-  /** The text of a span word (offset | length << 16); the head is decoded once, on first use. */
-  text(word: number): string;
-  /** Throws a TypeError unless the head is complete; returns the span words. */
-  words(): Uint32Array;
-}
-
-export class RequestSpans extends HeadSpans {
-  readonly method: string;
-  readonly methodSpan: Span;
-  readonly target: string;
-  readonly targetSpan: Span;
-  /** The object parseRequest returns, with its own copy of the words (and of the bytes, when parsed in place). */
-  toResult(): RequestResult;
-}
-
-export class ResponseSpans extends HeadSpans {
-  readonly status: number;
-  readonly reason: string;
-  readonly reasonSpan: Span;
-  readonly interim: boolean;
-  readonly switchesProtocols: boolean;
-  /** The object parseResponse returns, with its own copy of the words (and of the bytes, when parsed in place). */
-  toResult(): ResponseResult;
+  reason: 'reparsed' | 'memory-grew' | 'input-moved';
 }
 
 /** The fast path for requests: one reusable parser, spans in one Uint32Array. */
@@ -285,10 +373,10 @@ export class RequestParser {
   readonly spans: Uint32Array;
   /**
    * Parses the head at the start of `bytes` (copied into the module) from scratch. Without
-   * `out`, returns the parser's view of the words in place (valid until the next parse); with
+   * `out`, the view reads the words in place (valid until the next parse on this parser); with
    * `out` (at least SPANS_LENGTH long), the words are copied there and the view keeps them.
    */
-  parse(bytes: Uint8Array, out?: Uint32Array): RequestSpans;
+  parse(bytes: Uint8Array, out?: Uint32Array): RequestView;
   /**
    * A writable view of `capacity` bytes (at most 65 544, all a head can use) of the parser's
    * input region in the module's memory: write the input there (a socket can read into it) and
@@ -296,8 +384,8 @@ export class RequestParser {
    * moves the region; `parseInput` then throws a StaleViewError.
    */
   input(capacity: number): Uint8Array;
-  /** Parses the first `length` bytes of the `input()` view where they are, without copying; `bytes` of the result is a view of them. */
-  parseInput(length: number, out?: Uint32Array): RequestSpans;
+  /** Parses the first `length` bytes of the `input()` view where they are, without copying; `bytes` of the result is a view of them, valid until the next parse. */
+  parseInput(length: number, out?: Uint32Array): RequestView;
   /** Releases the module memory this parser holds. */
   free(): void;
 }
@@ -306,12 +394,16 @@ export class RequestParser {
 export class ResponseParser {
   constructor(options?: Limits);
   readonly spans: Uint32Array;
-  /** Parses the head at the start of `bytes`, answering a `requestMethod` request (default GET); see RequestParser.parse. */
-  parse(bytes: Uint8Array, requestMethod?: string, out?: Uint32Array): ResponseSpans;
+  /** Parses the head at the start of `bytes`, answering a `options.requestMethod` request; see RequestParser.parse. */
+  parse(bytes: Uint8Array, options: AnswersRequest, out?: Uint32Array): ResponseView;
+  /** @deprecated Pass `{ requestMethod }`, as parseResponse takes it. */
+  parse(bytes: Uint8Array, requestMethod: string, out?: Uint32Array): ResponseView;
   /** See RequestParser.input. */
   input(capacity: number): Uint8Array;
-  /** Parses the first `length` bytes of the `input()` view where they are, answering a `requestMethod` request. */
-  parseInput(length: number, requestMethod?: string, out?: Uint32Array): ResponseSpans;
+  /** Parses the first `length` bytes of the `input()` view where they are, answering a `options.requestMethod` request. */
+  parseInput(length: number, options: AnswersRequest, out?: Uint32Array): ResponseView;
+  /** @deprecated Pass `{ requestMethod }`, as parseResponse takes it. */
+  parseInput(length: number, requestMethod: string, out?: Uint32Array): ResponseView;
   free(): void;
 }
 
@@ -394,21 +486,115 @@ export class Decoder<K extends 'request' | 'response' = 'request' | 'response'> 
   free(): void;
 }
 
+/** One message of `decodeStream`. */
+export interface DecodedMessage<H> {
+  head: H;
+  /** Stream offset of the head's first byte. */
+  offset: number;
+  /**
+   * The decoded body (chunked framing removed), read from the source as it is read: each chunk
+   * is a view of a source chunk, not a copy. Null when the head declares no body.
+   */
+  body: ReadableStream<Uint8Array> | null;
+  /** The trailer fields (empty without a trailer section), once the body has been read or skipped. */
+  trailers: Promise<Field[]>;
+}
+
+/** The messages of a stream, in order. */
+export interface MessageStream<H> extends AsyncIterableIterator<DecodedMessage<H>> {
+  /** Stops reading and cancels the source. */
+  return(): Promise<IteratorReturnResult<undefined>>;
+}
+
+/** The messages of a response stream; see Decoder.queueRequestMethod. */
+export interface ResponseStream extends MessageStream<ResponseHead> {
+  queueRequestMethod(method: string): void;
+}
+
+/** What decodeStream reads: a ReadableStream (a Worker's request.body, a socket's readable, Readable.toWeb) or any async iterable of bytes (a Node stream). */
+export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+
+/**
+ * A connection's byte stream as its messages, pipelined, chunked or not, with trailers. The
+ * source is read only as messages and body chunks are asked for (backpressure). Asking for the
+ * next message skips what is left of the previous body (a reader still on it gets an error). An
+ * invalid stream rejects the iteration, and errors the body being read, with the ParseError.
+ */
+export function decodeStream(source: ByteSource, options?: DecoderOptions & { kind?: 'request' }): MessageStream<RequestHead>;
+export function decodeStream(source: ByteSource, options: DecoderOptions & { kind: 'response' }): ResponseStream;
+
+/** The stream ended inside a message (a head, a body or a trailer section). */
+export class IncompleteMessageError extends Error {
+  name: 'IncompleteMessageError';
+}
+
+/** A complete head of either kind: what the conversions take. */
+export type CompleteHead = CompleteRequestView | CompleteResponseView;
+
+/** The rules of the Fetch standard a message can break; see toRequest and toResponse. */
+export type FetchConversionCode =
+  | 'forbidden_method' | 'asterisk_form' | 'authority_form' | 'no_base' | 'invalid_url'
+  | 'credentials_in_url' | 'body_not_allowed' | 'interim_status';
+
+/** A parsed message the Fetch standard cannot represent; `code` names the rule. */
+export class FetchConversionError extends Error {
+  name: 'FetchConversionError';
+  code: FetchConversionCode;
+}
+
+export interface HopByHopOption {
+  /** Leave out the hop-by-hop fields (Connection, Keep-Alive, Proxy-Connection, TE, Transfer-Encoding, Upgrade) and those Connection names. */
+  dropHopByHop?: boolean;
+}
+
+export interface ToRequestOptions extends HopByHopOption {
+  /** The scheme, host and port of an origin-form target's URL (only its origin is used); default `http://` and the Host field. */
+  base?: string | URL;
+}
+
+/** The field lines as a `Headers`, in order, repeats appended; hop-by-hop fields kept unless `dropHopByHop`. */
+export function toHeaders(head: CompleteHead, options?: HopByHopOption): Headers;
+
+/** Node's `IncomingMessage.headers`: lowercase names, `set-cookie` an array, `cookie` joined with '; ', repeats of the rest joined with ', ' (the first kept for the fields Node keeps once). No prototype. */
+export function toNodeHeaders(head: CompleteHead): { 'set-cookie'?: string[] } & { [name: string]: string | string[] | undefined };
+
+/**
+ * A `Request` for a complete request head and its body. Throws a FetchConversionError for
+ * CONNECT, TRACE and TRACK ('forbidden_method'), `OPTIONS *` ('asterisk_form'), authority-form
+ * targets ('authority_form'), an origin-form target without `base` or Host ('no_base'), a URL
+ * that is not valid ('invalid_url') or holds credentials ('credentials_in_url'), and a GET or
+ * HEAD with a body ('body_not_allowed'). Hop-by-hop fields are dropped unless
+ * `dropHopByHop` is false.
+ */
+export function toRequest(head: CompleteRequestView, body?: FetchBody, options?: ToRequestOptions): FetchRequest;
+
+/**
+ * A `Response` for a complete response head and its body. Throws a FetchConversionError for a
+ * 1xx head, interim or 101 ('interim_status'), and a body with 204, 205 or 304
+ * ('body_not_allowed'). Hop-by-hop fields are dropped unless `dropHopByHop` is false.
+ */
+export function toResponse(head: CompleteResponseView, body?: FetchBody, options?: HopByHopOption): Response;
+
 /** Which module is loaded. */
 export interface BuildInfo {
-  /** httpspan_wasm_bg.wasm (SIMD128), httpspan_wasm_baseline_bg.wasm (engines without SIMD128), or 'given' (init(source)). */
-  file: string;
+  /** Which build was chosen: 'simd128', 'baseline' (engines without SIMD128), or 'given' (init(source)). */
+  build: 'simd128' | 'baseline' | 'given';
+  /** The name of the module file loaded (a bundler may have renamed it), or null when init() was given a module or bytes. */
+  file: string | null;
   /** Whether the loaded module was compiled with SIMD128. */
   simd128: boolean;
   /** The scanning backend the parser uses in the loaded module: 'simd128', or 'swar' in the baseline module. */
-  backend: string;
+  backend: 'simd128' | 'swar';
 }
 
 export function buildInfo(): BuildInfo;
 
+/** Where init() finds the module: a URL, a fetch Response, bytes, or a compiled module. */
+export type ModuleSource = URL | string | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+
 /**
  * Loads the module. Required once before the first call in browsers and bundlers (the `web`
  * entry); in Node and Workers the module is loaded on import and this resolves at once.
- * `source`: a URL, a fetch Response, bytes or a WebAssembly.Module (default: the file next to the package's JS).
+ * `source`: default the file next to the package's JavaScript.
  */
-export function init(source?: URL | string | Response | BufferSource | WebAssembly.Module): Promise<void>;
+export function init(source?: ModuleSource): Promise<void>;

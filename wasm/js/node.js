@@ -15,7 +15,7 @@ try {
 } catch (cause) {
   throw loadError(build, cause);
 }
-attach(exports, FILES[build]);
+attach(exports, build, FILES[build]);
 
 /** Already loaded on import; resolves at once (for code shared with browsers). */
 export async function init() {}

@@ -29,5 +29,11 @@ async function load(source) {
   } catch (cause) {
     throw loadError(build, cause);
   }
-  attach(exports, source === undefined ? url.pathname.split('/').pop() : 'given');
+  attach(exports, build, fileName(source ?? url));
+}
+
+/** The last segment of the module's URL, or null when the module was given as bytes or compiled. */
+function fileName(source) {
+  const url = source instanceof URL ? source : typeof source === 'string' ? new URL(source, 'file:///') : null;
+  return url === null ? null : url.pathname.split('/').pop();
 }

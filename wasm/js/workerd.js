@@ -7,7 +7,7 @@ import wasmModule from './httpspan_wasm_bg.wasm';
 
 export * from './api.js';
 
-attach(initSync({ module: wasmModule }), 'httpspan_wasm_bg.wasm');
+attach(initSync({ module: wasmModule }), 'simd128', 'httpspan_wasm_bg.wasm');
 
 /** Already loaded on import; resolves at once. */
 export async function init() {}

@@ -94,7 +94,12 @@ test('errors are ParseErrors with code, message, offset, rfc and status', () => 
     assert.deepEqual(Object.keys(r.error.toJSON()), ['code', 'message', 'offset', 'rfc', 'status']);
   }
   const res = parseResponse(bytes('HTTP/1.1 99 Low\r\n\r\n'), { requestMethod: 'GET' });
-  assert.deepEqual([res.state, res.error.code, res.error.offset], ['error', 'invalid_status_code', 11]);
+  assert.deepEqual([res.state, res.error.code, res.error.offset, res.error.status], ['error', 'invalid_status_code', 11, 502]);
+  // In a response stream too: the error a proxy answers with 502.
+  const decoder = new Decoder('response');
+  const [event] = decoder.push(bytes('HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n'));
+  assert.deepEqual([event.type, event.error.code, event.error.status], ['error', 'duplicate_content_length', 502]);
+  decoder.free();
 });
 
 test('a head cut short is partial; bytes after the head are ignored', () => {
@@ -192,11 +197,20 @@ test('the fast path keeps spans in one Uint32Array and decodes on demand', () =>
   parser.free();
 
   const responses = new ResponseParser({ maxFieldLines: 8 });
-  const res = responses.parse(bytes('HTTP/1.1 304 Not Modified\r\nETag: "x"\r\n\r\n'), 'GET');
+  const res = responses.parse(bytes('HTTP/1.1 304 Not Modified\r\nETag: "x"\r\n\r\n'), { requestMethod: 'GET' });
   assert.deepEqual([res.status, res.reason, res.get('etag'), res.framing, res.interim, res.switchesProtocols], [304, 'Not Modified', '"x"', 'none', false, false]);
-  const head = responses.parse(bytes('HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n'), 'HEAD');
+  const head = responses.parse(bytes('HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n'), { requestMethod: 'HEAD' });
   assert.equal(head.framing, 'none');
-  assert.equal(responses.parse(bytes('HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n')).framing, 'length');
+  assert.equal(responses.parse(bytes('HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n'), { requestMethod: 'GET' }).framing, 'length');
+  // The method is required, as parseResponse requires it: a response to HEAD has no body.
+  assert.throws(() => responses.parse(bytes('HTTP/1.1 200 OK\r\n\r\n')), /requestMethod/);
+  assert.throws(() => responses.parseInput(0, {}), /requestMethod/);
+  // The older bare string still reads.
+  assert.equal(responses.parse(bytes('HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n'), 'HEAD').framing, 'none');
+  // An invalid response is a proxy's 502 (Bad Gateway), whatever the rule it broke.
+  const bad = responses.parse(bytes('HTTP/1.1 200 OK\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n'), { requestMethod: 'GET' });
+  assert.deepEqual([bad.error.code, bad.error.status], ['content_length_with_transfer_encoding', 502]);
+  assert.equal(bad.toResult().error.status, 502);
   responses.free();
 });
 

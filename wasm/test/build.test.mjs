@@ -2,8 +2,9 @@
 // the baseline build, compiled without it, where they do not.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { buildInfo, parseRequest } from '../pkg/node.js';
 import { FILES, chooseBuild } from '../pkg/select.js';
@@ -51,7 +52,7 @@ test('the loaded module is the SIMD128 build', () => {
   assert.equal(chooseBuild(), 'simd128', 'Node 20 has SIMD128');
   // A RUSTFLAGS in the build's environment would have dropped +simd128 silently: the module
   // says what it was compiled with.
-  assert.deepEqual(buildInfo(), { file: FILES.simd128, simd128: true, backend: 'simd128' });
+  assert.deepEqual(buildInfo(), { build: 'simd128', file: FILES.simd128, simd128: true, backend: 'simd128' });
   const features = targetFeatures(readFileSync(new URL(FILES.simd128, pkg)));
   assert.ok(features.includes('+simd128'), `target_features: ${features}`);
 });
@@ -77,12 +78,12 @@ test('the baseline build has no SIMD128 and is chosen where the engine lacks it'
     cwd: pkg,
     env: { ...process.env, HTTPSPAN_WASM_BUILD: 'baseline' },
   });
-  assert.deepEqual(JSON.parse(out), { file: FILES.baseline, simd128: false, backend: 'swar', target: '/x' });
+  assert.deepEqual(JSON.parse(out), { build: 'baseline', file: FILES.baseline, simd128: false, backend: 'swar', target: '/x' });
   assert.equal(parseRequest(new TextEncoder().encode('GET /x HTTP/1.1\r\nHost: a\r\n\r\n')).target, '/x');
 });
 
 test('the web entry loads on init(), and says so when used before', () => {
-  const script = `import { readFileSync } from 'node:fs';
+  const script = `import { readFileSync, readdirSync } from 'node:fs';
     import { buildInfo, init, parseRequest } from './web.js';
     const input = new TextEncoder().encode('GET /w HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n');
     let before;
@@ -92,6 +93,14 @@ test('the web entry loads on init(), and says so when used before', () => {
     console.log(JSON.stringify({ before, ...buildInfo(), target: parseRequest(input).target }));`;
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: pkg });
   assert.deepEqual(JSON.parse(out), {
-    before: '@httpspan/wasm is not loaded yet: await init() first', file: 'given', simd128: true, backend: 'simd128', target: '/w',
+    before: '@httpspan/wasm is not loaded yet: await init() first', build: 'given', file: null, simd128: true, backend: 'simd128', target: '/w',
   });
+});
+
+test('the published package holds every file of the build', () => {
+  // npm publishes what package.json's `files` lists: a module left out would break every import.
+  const dir = fileURLToPath(pkg);
+  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const published = packed.files.map((f) => f.path).sort();
+  assert.deepEqual(published, readdirSync(dir).sort());
 });

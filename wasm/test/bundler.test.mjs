@@ -23,7 +23,7 @@ test('Vite bundles the web entry with both modules, and Chromium runs the page',
     mkdirSync(join(root, 'node_modules/@httpspan'), { recursive: true });
     symlinkSync(pkg, join(root, 'node_modules/@httpspan/wasm'), 'dir');
     writeFileSync(join(root, 'index.html'), '<!doctype html><script type="module" src="./main.js"></script>\n');
-    writeFileSync(join(root, 'main.js'), `import { Decoder, RequestParser, StaleViewError, buildInfo, init, parseRequest } from '@httpspan/wasm';
+    writeFileSync(join(root, 'main.js'), `import { Decoder, RequestParser, StaleViewError, buildInfo, decodeStream, init, parseRequest, toRequest } from '@httpspan/wasm';
 await init();
 const result = parseRequest(new TextEncoder().encode('GET /in-the-browser HTTP/1.1\\r\\nHost: a\\r\\nX: \\x01\\r\\n\\r\\n'));
 const ok = parseRequest(new TextEncoder().encode('GET /in-the-browser HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n'));
@@ -40,8 +40,20 @@ let stale = false;
 try { view.target; } catch (error) { stale = error instanceof StaleViewError; }
 decoder.input(wire.length).set(wire);
 const body = decoder.pushInput(wire.length).find((e) => e.type === 'body');
+// Read now: body data are views of the decoder's region, which a later decoder may detach.
+const bodyRead = [String.fromCharCode(...body.data), body.data.byteOffset > 0];
+// The browser's own Request (which drops the headers scripts may not set, Host among them), and
+// decodeStream over the browser's ReadableStream.
+const request = toRequest(ok, null, { base: 'https://edge.example' });
+const pipelined = new ReadableStream({ start(controller) {
+  controller.enqueue(new TextEncoder().encode('POST /a HTTP/1.1\\r\\nHost: x\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n3\\r\\nabc\\r\\n0\\r\\n\\r\\nGET /b HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n'));
+  controller.close();
+} });
+const streamed = [];
+for await (const message of decodeStream(pipelined)) streamed.push([message.head.target, message.body === null ? null : await new Response(message.body).text()]);
 document.body.textContent = JSON.stringify({ ...buildInfo(), target: ok.target, error: result.error.code, offset: result.error.offset,
-  inPlace, stale, body: String.fromCharCode(...body.data), bodyIsView: body.data.byteOffset > 0 });
+  inPlace, stale, body: bodyRead[0], bodyIsView: bodyRead[1],
+  request: [request.url, request.method, request.headers.get('host')], streamed });
 `);
     await build({ root, logLevel: 'silent', build: { outDir: join(root, 'dist'), target: 'es2022' } });
     const assets = join(root, 'dist/assets');
@@ -59,8 +71,9 @@ document.body.textContent = JSON.stringify({ ...buildInfo(), target: ok.target, 
     const body = await inBrowser(join(root, 'dist'));
     const shown = JSON.parse(body.match(/<body>(.*)<\/body>/s)[1]);
     assert.deepEqual(shown, {
-      file: shown.file, simd128: true, backend: 'simd128', target: '/in-the-browser', error: 'invalid_field_value', offset: 42,
+      build: 'simd128', file: shown.file, simd128: true, backend: 'simd128', target: '/in-the-browser', error: 'invalid_field_value', offset: 42,
       inPlace: ['/in-place', 'caf\xe9 au lait, noir'], stale: true, body: 'abc', bodyIsView: true,
+      request: ['https://edge.example/in-the-browser', 'GET', null], streamed: [['/a', 'abc'], ['/b', null]],
     });
     assert.match(shown.file, /^httpspan_wasm_bg-.*\.wasm$/);
   } finally {

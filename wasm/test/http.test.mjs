@@ -7,6 +7,7 @@ import net from 'node:net';
 import { once } from 'node:events';
 import { test } from 'node:test';
 import { Decoder } from '../pkg/node.js';
+import { httpRequest } from '../../tests/wasm/net.mjs';
 
 const latin1 = (data) => Buffer.from(data).toString('latin1');
 
@@ -38,21 +39,6 @@ function describingServer() {
   });
 }
 
-function request(agent, port, options, body) {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, agent, ...options }, (res) => {
-      let data = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => { data += d; });
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, data }));
-    });
-    req.setTimeout(5000, () => req.destroy(new Error('timed out')));
-    req.on('error', reject);
-    for (const piece of body) req.write(piece);
-    req.end();
-  });
-}
-
 test("Node's http client, parsed by httpspan on a net server", async () => {
   const server = describingServer();
   server.listen(0, '127.0.0.1');
@@ -61,7 +47,7 @@ test("Node's http client, parsed by httpspan on a net server", async () => {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   try {
     // No Content-Length: Node sends the body chunked, in the pieces written.
-    const chunked = await request(agent, port, {
+    const chunked = await httpRequest(agent, port, {
       method: 'POST', path: '/upload?id=7&x=%20', headers: { 'X-Custom': 'a  b', 'User-Agent': 'node-test' },
     }, ['hello ', 'chunked ', 'world']);
     assert.equal(chunked.status, 200);
@@ -78,7 +64,7 @@ test("Node's http client, parsed by httpspan on a net server", async () => {
 
     // The same connection again, now with a Content-Length and binary body bytes.
     const body = Buffer.from([0, 1, 2, 0xfe, 0xff, 0x0d, 0x0a]);
-    const sized = await request(agent, port, { method: 'PUT', path: '/b', headers: { 'Content-Length': body.length } }, [body]);
+    const sized = await httpRequest(agent, port, { method: 'PUT', path: '/b', headers: { 'Content-Length': body.length } }, [body]);
     const second = JSON.parse(sized.data);
     assert.deepEqual([second.method, second.target, second.chunked, second.contentLength], ['PUT', '/b', false, '7']);
     assert.equal(second.body, body.toString('latin1'));
