@@ -81,7 +81,7 @@ export async function timeParse(bytes: Uint8Array, options: ParseOptions, timing
   const out = new Uint32Array((parser as RequestParser).spans.length);
   const parse = request
     ? () => (parser as RequestParser).parse(bytes, out)
-    : () => (parser as ResponseParser).parse(bytes, options.requestMethod, out);
+    : () => (parser as ResponseParser).parse(bytes, { requestMethod: options.requestMethod }, out);
   try {
     const first = parse();
     const headLen = first.state === 'complete' ? first.headLen : 0;
