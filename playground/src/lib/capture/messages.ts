@@ -4,7 +4,8 @@
 // list of ranges of the capture file: nothing is copied but what the decoder is handed.
 
 import { Decoder, ParseError, type DecoderEvent, type Framing, type RequestHead, type ResponseHead } from '@httpspan/wasm';
-import { chunksIn, firstBytes, type Connection, type TcpStream } from './reassembly.ts';
+import { chunksIn, firstBytes, streamBytes, type Connection, type TcpStream } from './reassembly.ts';
+import { latin1Text } from '../bytes.ts';
 import { hexBytes } from './reader.ts';
 import type { Mode } from '../types.ts';
 
@@ -37,6 +38,8 @@ export interface CaptureMessage {
   /** 'incomplete': the stream ends (or reaches a gap) inside the message. */
   outcome: 'complete' | 'incomplete' | 'error';
   error?: { code: string; message: string; offset: number; rfc: string };
+  /** A message rejected before its head was read: its first line as sent (up to 100 bytes, Latin-1), to name it by. */
+  firstLine?: string;
 }
 
 /** A connection with its messages, or the reason it was not read as HTTP/1.1. */
@@ -178,6 +181,7 @@ function frameStream(file: Uint8Array, connection: number, stream: TcpStream, mo
   }
   const last = out[out.length - 1];
   if (last && last.end < 0) last.end = end;
+  for (const m of out) if (m.method === undefined && m.status === undefined) m.firstLine = firstLine(file, stream, m.start, Math.min(m.end, m.start + 100));
   if (stream.gaps.length) {
     const g = stream.gaps[0];
     notes.push(`${who}: ${g.size} bytes missing from the capture at stream byte ${g.at}; ${stream.length - g.at - g.size} bytes after the gap are not read`);
@@ -185,7 +189,8 @@ function frameStream(file: Uint8Array, connection: number, stream: TcpStream, mo
   return out;
 }
 
-/** The bytes of a message (a copy out of the capture). */
-export function messageStream(c: HttpConnection, m: CaptureMessage): TcpStream {
-  return m.direction === 'request' ? c.toServer : c.toClient;
+function firstLine(file: Uint8Array, stream: TcpStream, from: number, to: number): string {
+  const bytes = streamBytes(file, stream, from, to);
+  const eol = bytes.findIndex((b) => b === 0x0d || b === 0x0a);
+  return latin1Text(eol < 0 ? bytes : bytes.subarray(0, eol));
 }

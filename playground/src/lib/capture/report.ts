@@ -79,7 +79,7 @@ const endpoint = (e: { address: string; port: number }): string => (e.address.in
 export function messageTitle(m: CaptureMessage): string {
   if (m.method !== undefined) return `${m.method} ${m.target}`;
   if (m.status !== undefined) return `${m.status} ${m.reason ?? ''}`.trim();
-  return m.error ? `error: ${m.error.code}` : '(incomplete head)';
+  return m.firstLine !== undefined && m.firstLine !== '' ? m.firstLine : '(no start line)';
 }
 
 /** The JSON summary: per connection and per message, with each parser's verdict where known. */
