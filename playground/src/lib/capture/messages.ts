@@ -42,7 +42,7 @@ export interface CaptureMessage {
   firstLine?: string;
 }
 
-/** A connection with its messages, or the reason it was not read as HTTP/1.1. */
+/** A connection with its messages (each request followed by its responses), or the reason it was not read as HTTP/1.1. */
 export interface HttpConnection extends Connection {
   /** Null when the connection was read as HTTP/1.1. */
   skipped: string | null;
@@ -90,7 +90,10 @@ export function frameConnections(file: Uint8Array, connections: readonly Connect
       r.requestMethod = methods[k] ?? 'GET';
       if (!r.interim) k++;
     }
-    return { ...c, skipped: null, messages: [...requests, ...responses], notes };
+    // Each request followed by its responses; responses to no request captured come last.
+    const messages = requests.flatMap((q, i) => [q, ...responses.filter((r) => r.request === i)]);
+    messages.push(...responses.filter((r) => r.request === undefined));
+    return { ...c, skipped: null, messages, notes };
   });
 }
 

@@ -20,7 +20,7 @@ export interface CaptureReport {
   skippedPackets: { reason: string; count: number; firstPacket: number }[];
   fragments: number[];
   connections: HttpConnection[];
-  /** Every message of every connection, connection by connection, requests before responses. */
+  /** Every message of every connection, connection by connection, each request followed by its responses. */
   messages: CaptureMessage[];
 }
 
