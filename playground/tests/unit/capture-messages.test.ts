@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { filterMessages, NO_FILTER } from '../../src/lib/capture/filter.ts';
-import { frameCapture, messageBytes, messageFileOffset, summaryJson, type CaptureReport } from '../../src/lib/capture/report.ts';
+import { frameCapture, messageBytes, messageFileOffset, summarize, summaryJson, type CaptureReport } from '../../src/lib/capture/report.ts';
 import { capture, connection, type SegmentSpec } from './capture-writer.ts';
 import { rng } from './random.ts';
 
@@ -64,7 +64,7 @@ describe('messages of a capture', () => {
     expect(req.outcome).toBe('error');
     expect(req.error?.code).toBe('content_length_with_transfer_encoding');
     expect([req.start, req.end]).toEqual([0, clte.length]);
-    expect(filterMessages(report, new Map(), { ...NO_FILTER, errorsOnly: true })).toEqual(new Set([0]));
+    expect(filterMessages(report.messages, new Map(), { ...NO_FILTER, errorsOnly: true })).toEqual(new Set([0]));
   });
 
   it('bytes after a complete message that are not HTTP are an error of the next message', () => {
@@ -116,13 +116,18 @@ describe('messages of a capture', () => {
 
   it('the filters and the JSON summary', () => {
     const report = frameCapture(capture(connection(EXCHANGE)));
-    expect(filterMessages(report, new Map(), { ...NO_FILTER, text: 'B.TEST' })).toEqual(new Set([4, 5, 6, 7]));
-    expect(filterMessages(report, new Map(), { ...NO_FILTER, text: '/two' })).toEqual(new Set([2, 3]));
+    expect(filterMessages(report.messages, new Map(), { ...NO_FILTER, text: 'B.TEST' })).toEqual(new Set([4, 5, 6, 7]));
+    expect(filterMessages(report.messages, new Map(), { ...NO_FILTER, text: '/two' })).toEqual(new Set([2, 3]));
     const agree = { verdicts: ['accept' as const, 'different' as const], disagree: true, line: 'x' };
-    expect(filterMessages(report, new Map([[3, agree]]), { ...NO_FILTER, disagreementsOnly: true })).toEqual(new Set([3]));
+    expect(filterMessages(report.messages, new Map([[3, agree]]), { ...NO_FILTER, disagreementsOnly: true })).toEqual(new Set([3]));
     const json = summaryJson(report, new Map([[3, agree]]), ['httpspan', 'llhttp']) as { connections: { client: string; messages: Record<string, unknown>[] }[] };
     expect(json.connections[0].client).toBe('127.0.0.1:40000');
     expect(json.connections[0].messages[3]).toMatchObject({ direction: 'response', index: 1, title: '200 OK', parsers: { httpspan: 'accept', llhttp: 'different' }, agreement: 'x', request: 1 });
     expect(json.connections[0].messages[0]).toMatchObject({ direction: 'request', title: 'GET /one', host: 'a.test', start: 0, parsers: null });
+    // What the page gets: no file layout, the same messages, connections naming them by index.
+    const summary = summarize(report);
+    expect(summary.connections[0].messages).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect('chunks' in summary.connections[0].toServer).toBe(false);
+    expect(structuredClone(summary).messages).toEqual(report.messages);
   });
 });

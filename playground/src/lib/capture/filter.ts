@@ -3,7 +3,6 @@
 
 import type { Agreement } from './agreement.ts';
 import type { CaptureMessage } from './messages.ts';
-import type { CaptureReport } from './report.ts';
 
 export interface CaptureFilter {
   errorsOnly: boolean;
@@ -14,18 +13,19 @@ export interface CaptureFilter {
 
 export const NO_FILTER: CaptureFilter = { errorsOnly: false, disagreementsOnly: false, text: '' };
 
-/** The ids (indexes in `report.messages`) of the messages that pass the filter. */
-export function filterMessages(report: CaptureReport, agreements: ReadonlyMap<number, Agreement>, f: CaptureFilter): Set<number> {
+/** The indexes in `messages` (a report's) of the messages that pass the filter. */
+export function filterMessages(messages: readonly CaptureMessage[], agreements: ReadonlyMap<number, Agreement>, f: CaptureFilter): Set<number> {
   const text = f.text.trim().toLowerCase();
+  if (!text && !f.errorsOnly && !f.disagreementsOnly) return new Set(messages.keys());
   const requestOf = new Map<string, CaptureMessage>();
-  for (const m of report.messages) if (m.direction === 'request') requestOf.set(`${m.connection}:${m.index}`, m);
+  for (const m of messages) if (m.direction === 'request') requestOf.set(`${m.connection}:${m.index}`, m);
   const matchesText = (m: CaptureMessage): boolean => {
     if (!text) return true;
     const req = m.direction === 'request' ? m : m.request !== undefined ? requestOf.get(`${m.connection}:${m.request}`) : undefined;
     return !!req && `${req.host ?? ''} ${req.target ?? ''}`.toLowerCase().includes(text);
   };
   const out = new Set<number>();
-  report.messages.forEach((m, id) => {
+  messages.forEach((m, id) => {
     if (f.errorsOnly && m.outcome === 'complete') return;
     if (f.disagreementsOnly && !agreements.get(id)?.disagree) return;
     if (matchesText(m)) out.add(id);

@@ -6,7 +6,7 @@ import { messageAgreement, parserNames, type Agreement, type CaptureParsers } fr
 import { readConnections } from './connections.ts';
 import { frameConnections, type CaptureMessage, type HttpConnection } from './messages.ts';
 import { LINK_TYPES } from './packet.ts';
-import { chunksIn, streamBytes } from './reassembly.ts';
+import { chunksIn, streamBytes, type TcpStream } from './reassembly.ts';
 import type { CaptureProblem } from './reader.ts';
 
 /** Everything but the parsers' agreement, which comes after (it is the slow part). */
@@ -25,6 +25,31 @@ export interface CaptureReport {
 }
 
 export type Phase = 'reading' | 'framing' | 'comparing';
+
+/** What the page shows of a stream: all but where its bytes are in the file (the worker keeps that). */
+export type StreamSummary = Omit<TcpStream, 'chunks'>;
+
+/** A connection as the page lists it; its messages are indexes in `ReportSummary.messages`. */
+export interface ConnectionSummary extends Omit<HttpConnection, 'toServer' | 'toClient' | 'messages'> {
+  toServer: StreamSummary;
+  toClient: StreamSummary;
+  messages: number[];
+}
+
+/** The report without the file's layout: small enough to hand to the page at once. */
+export interface ReportSummary extends Omit<CaptureReport, 'connections'> {
+  connections: ConnectionSummary[];
+}
+
+/** The report as the page needs it. */
+export function summarize(report: CaptureReport): ReportSummary {
+  const ids = new Map(report.messages.map((m, i) => [m, i]));
+  const stream = ({ chunks: _, ...rest }: TcpStream): StreamSummary => rest;
+  return {
+    ...report,
+    connections: report.connections.map((c) => ({ ...c, toServer: stream(c.toServer), toClient: stream(c.toClient), messages: c.messages.map((m) => ids.get(m)!) })),
+  };
+}
 
 /** The parsers compare at most this much of a message: a long body says nothing more about framing. */
 export const MAX_COMPARED_BYTES = 1 << 20;
