@@ -2,6 +2,7 @@
 // message in the inspector and its compare view, filter, share, export, bad files, the phone
 // layout, and (reported, never asserted) how long a 50 MiB keep-alive capture takes to open.
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { capture, connection, frame, ipPacket, pcap } from '../unit/capture-writer.ts';
 import { shot, watchErrors } from './helpers.ts';
@@ -109,6 +110,29 @@ test('bad files get a clear error and the page goes on working', async ({ page }
   // The inspector still works.
   await page.getByTestId('preset').selectOption('cl-te');
   await expect(page.getByTestId('status')).toHaveText('Error');
+  expect(errors).toEqual([]);
+});
+
+test('a dropped file opens; the capture view has no accessibility violations (axe), in both themes', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const errors = watchErrors(page);
+  await page.goto('./');
+  const bytes = [...sample()];
+  await expect(page.getByRole('region', { name: 'drop a capture file here' })).toBeVisible();
+  await page.evaluate((data) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([new Uint8Array(data)], 'dropped.pcap'));
+    document.querySelector('[aria-label="drop a capture file here"]')!.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  }, bytes);
+  await expect(page.getByTestId('capture-summary')).toContainText('dropped.pcap');
+  await expect(page.locator('[data-testid="verdicts"][data-disagree="true"]')).toHaveCount(1, { timeout: 60_000 });
+  await page.locator('[data-connection="2"] [data-testid="open-message"]').first().click();
+  for (const theme of ['light', 'dark']) {
+    if ((await page.locator('html').getAttribute('data-theme')) !== theme) await page.getByTestId('theme').click();
+    const violations = (await new AxeBuilder({ page }).include('.capture').analyze()).violations.map((v) => `${theme}: ${v.impact} ${v.id}: ${v.nodes[0]?.any[0]?.message ?? v.help}`);
+    expect(violations).toEqual([]);
+  }
+  await shot(page, info, 'capture-dark');
   expect(errors).toEqual([]);
 });
 
