@@ -35,6 +35,7 @@ test('open a capture, see its connections, open a message and compare, filter, s
   await expect(page.getByTestId('connection')).toHaveCount(2);
   await expect(page.getByTestId('capture-summary')).toContainText('2 TCP connections (2 HTTP/1.1), 8 messages');
   await expect(page.getByTestId('capture-message')).toHaveCount(8);
+  await expect(page.locator('[data-connection="1"] [data-testid="connection-flags"]')).toHaveText('closed');
   // The other parsers' verdicts arrive from the worker.
   await expect(page.locator('[data-testid="verdicts"][data-disagree="true"]')).toHaveCount(1, { timeout: 60_000 });
   await expect(page.locator('[data-testid="verdicts"][data-disagree="false"]')).toHaveCount(7);
@@ -89,6 +90,29 @@ test('open a capture, see its connections, open a message and compare, filter, s
   expect(json.connections[1].messages[0]).toMatchObject({ direction: 'request', start: 0, title: 'POST /login HTTP/1.1', outcome: 'error', parsers: { httpspan: 'reject' } });
   expect(json.connections[1].messages[0].agreement).toContain('reads 2 requests');
   expect(errors).toEqual([]);
+});
+
+test('an overlap with other bytes, a retransmission and a gap are shown on their connection', async ({ page }) => {
+  const c = { src: '10.0.0.1', dst: '10.0.0.2', srcPort: 40000, dstPort: 80 };
+  const s = { src: '10.0.0.2', dst: '10.0.0.1', srcPort: 80, dstPort: 40000 };
+  const segs = [
+    { ...c, seq: 99, flags: 'S' },
+    { ...s, seq: 499, flags: 'SA' },
+    { ...c, seq: 100, payload: 'GET /safe HTTP/1.1\r\nHost: a\r\n\r\n' },
+    { ...c, seq: 100, payload: 'GET /safe HTTP/1.1\r\n' },
+    { ...c, seq: 105, payload: 'evil' },
+    { ...s, seq: 500, payload: 'HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n01' },
+    { ...s, seq: 542, payload: '89' },
+    { ...c, seq: 131, flags: 'R' },
+  ];
+  await page.goto('./');
+  await openCapture(page, 'evasion.pcap', Buffer.from(capture(segs, 'vlan')));
+  await expect(page.getByTestId('connection-conflict')).toHaveText(
+    'client: packet 5 sends other bytes for stream bytes 5–8 than packet 3; the first copy is kept (an overlap evasion looks like this)',
+  );
+  await expect(page.getByTestId('connection-flags')).toHaveText('reset by the client · 20 B retransmitted · 1 gap');
+  await expect(page.locator('[data-testid="capture-message"][data-direction="response"]')).toHaveAttribute('data-outcome', 'incomplete');
+  await expect(page.getByTestId('capture-summary')).toContainText('Ethernet');
 });
 
 test('bad files get a clear error and the page goes on working', async ({ page }, info) => {
