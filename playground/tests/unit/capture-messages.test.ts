@@ -87,6 +87,8 @@ describe('messages of a capture', () => {
       expect(report.connections[0].skipped).toMatch(reason);
       expect(report.messages).toEqual([]);
     }
+    const smtp = frameCapture(capture(connection([{ request: 'EHLO client.test\r\n', response: '250 mail.test\r\n' }])));
+    expect(smtp.connections[0].skipped).toBe('neither side speaks HTTP/1.1: the client starts with 45 48 4c 4f 20 63 6c 69, the server with 32 35 30 20 6d 61 69 6c');
     const empty = frameCapture(capture(connection([])));
     expect(empty.connections[0].skipped).toBe('no payload in either direction');
   });

@@ -69,7 +69,14 @@ export function notHttpReason(file: Uint8Array, c: Connection): string | null {
     const start = c.toServer.syn ? '' : ' (the capture starts inside this connection)';
     return `the client's first bytes (${shown}) are not a request-line${start}`;
   }
-  if (!up.length && down.length && String.fromCharCode(...down.subarray(0, 5)) !== 'HTTP/') return `the server's first bytes (${hexBytes(down, 0, 8)}) are not a status-line, and the client sent nothing`;
+  const serverSpeaksHttp = down.length === 0 || String.fromCharCode(...down.subarray(0, Math.min(5, down.length))) === 'HTTP/'.slice(0, down.length);
+  if (!up.length && !serverSpeaksHttp) return `the server's first bytes (${hexBytes(down, 0, 8)}) are not a status-line, and the client sent nothing`;
+  // A request-line names its version; a protocol that merely starts with a word (SMTP, FTP, IRC) has neither that nor an HTTP answer.
+  const line = String.fromCharCode(...firstBytes(file, c.toServer, 256));
+  const eol = line.search(/[\r\n]/);
+  if (!serverSpeaksHttp && !(eol < 0 ? line : line.slice(0, eol)).includes(' HTTP/')) {
+    return `neither side speaks HTTP/1.1: the client starts with ${shown}, the server with ${hexBytes(down, 0, 8)}`;
+  }
   return null;
 }
 
