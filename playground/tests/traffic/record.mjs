@@ -41,12 +41,17 @@ function startServer() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Runs tcpdump on lo for the server's port around `client()`. */
-async function record(name, client) {
+/**
+ * Runs tcpdump for the server's port around `client()`: on lo (Ethernet headers, microseconds),
+ * or with `any` on the pseudo-interface 'any' (Linux cooked v2 headers) in nanoseconds.
+ */
+async function record(name, client, { any = false } = {}) {
   const server = await startServer();
   const port = server.address().port;
+  const recordedAt = Date.now() / 1000;
   const file = join(out, `${name}.pcap`);
-  const dump = spawn('tcpdump', ['-i', 'lo', '--immediate-mode', '-U', '-n', '-s', '0', '-w', file, `tcp port ${port}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const where = any ? ['-i', 'any', '--time-stamp-precision=nano'] : ['-i', 'lo'];
+  const dump = spawn('tcpdump', [...where, '--immediate-mode', '-U', '-n', '-s', '0', '-w', file, `tcp port ${port}`], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   await new Promise((resolve, reject) => {
     dump.stderr.on('data', (d) => {
@@ -72,7 +77,7 @@ async function record(name, client) {
   const captured = /(\d+) packets? captured/.exec(err)?.[1];
   console.log(`${name}: ${file} (${captured ?? '?'} packets)`);
   if (!captured || captured === '0') throw new Error(`tcpdump captured nothing for ${name}: ${err}`);
-  return { name, file: `${name}.pcap`, port, expect };
+  return { name, file: `${name}.pcap`, port, recordedAt, linkType: any ? 276 : 1, nanoseconds: any, expect };
 }
 
 /** Runs a client program (asynchronously: the server answers from this process) and returns its stdout. */
@@ -167,7 +172,7 @@ json.dump(out, sys.stdout)
       responses: got.map((r) => ({ status: r.status, bodyLength: r.bodyLength })),
       chunked: got.map((r) => r.chunked),
     };
-  }),
+  }, { any: true }),
 );
 
 // Node's fetch (undici): two requests in a row on its keep-alive pool.

@@ -18,6 +18,11 @@ import { loadBuiltParsers } from '../../cli/node-parsers.ts';
 interface Scenario {
   name: string;
   file: string;
+  /** What tcpdump wrote: Ethernet headers on lo, Linux cooked v2 on 'any'; nanosecond timestamps there too. */
+  linkType: number;
+  nanoseconds: boolean;
+  /** Seconds since 1970 when tcpdump was started. */
+  recordedAt: number;
   expect: {
     connections?: number;
     requests?: [string, string][];
@@ -55,11 +60,17 @@ const responses = (r: CaptureReport): CaptureMessage[] => r.messages.filter((m) 
 
 describe.each(['curl-keepalive', 'curl-100-continue', 'python-http-client', 'node-fetch', 'pipelined'])('%s', (name) => {
   it('reads back every message the client sent and received, framed as the client saw it', () => {
-    const { report, s } = open(name);
+    const { file, report, s } = open(name);
     expect(report.problems).toEqual([]);
+    expect(report.linkTypes).toEqual([s.linkType]);
+    // The pcap magic says the time unit: a1b2c3d4 (microseconds) or a1b23c4d (nanoseconds), here little-endian.
+    expect(new DataView(file.buffer, file.byteOffset).getUint32(0, true)).toBe(s.nanoseconds ? 0xa1b23c4d : 0xa1b2c3d4);
     const e = s.expect;
     if (e.connections !== undefined) expect(http(report)).toHaveLength(e.connections);
     for (const c of report.connections) {
+      // Timestamps read in their unit: the packets came within seconds of the start.
+      expect(c.firstTime - s.recordedAt).toBeGreaterThan(0);
+      expect(c.firstTime - s.recordedAt).toBeLessThan(60);
       expect(c.toServer.gaps).toEqual([]);
       expect(c.toClient.gaps).toEqual([]);
       expect(c.toServer.conflicts).toEqual([]);
