@@ -83,8 +83,9 @@ class StreamBuilder {
   private high = 0;
   private synAt: number | null = null;
   private isn = -1;
-  readonly chunks: StreamChunk[] = [];
-  readonly conflicts: Conflict[] = [];
+  /** Every payload, in the order captured, at its unwrapped offset. */
+  private readonly payloads: StreamChunk[] = [];
+  private readonly conflicts: Conflict[] = [];
   retransmitted = 0;
   segments = 0;
   fin: number | null = null;
@@ -119,56 +120,63 @@ class StreamBuilder {
       }
       at += 1;
     }
-    if (seg.payloadLength > 0) this.insert(at, seg.payloadOffset, seg.payloadLength, seg.packet);
+    if (seg.payloadLength > 0) this.payloads.push({ at, fileOffset: seg.payloadOffset, length: seg.payloadLength, packet: seg.packet });
     if (seg.flags & FIN && this.fin === null) this.fin = seg.packet;
     if (seg.flags & RST && this.rst === null) this.rst = seg.packet;
   }
 
-  private insert(start: number, fileOffset: number, length: number, packet: number): void {
-    const chunks = this.chunks;
-    const last = chunks[chunks.length - 1];
-    if (!last || start >= last.at + last.length) {
-      chunks.push({ at: start, fileOffset, length, packet });
-      return;
-    }
-    const end = start + length;
-    const lo = firstEndingAfter(chunks, start);
-    const fresh: StreamChunk[] = [];
-    let cur = start;
-    for (let j = lo; j < chunks.length && chunks[j].at < end; j++) {
-      const c = chunks[j];
-      if (c.at > cur) fresh.push({ at: cur, fileOffset: fileOffset + (cur - start), length: c.at - cur, packet });
-      const from = Math.max(cur, c.at);
-      const to = Math.min(end, c.at + c.length);
-      if (to > from) this.compare(c, from, to, start, fileOffset, packet);
-      cur = Math.max(cur, c.at + c.length);
-      if (cur >= end) break;
-    }
-    if (cur < end) fresh.push({ at: cur, fileOffset: fileOffset + (cur - start), length: end - cur, packet });
-    for (const piece of fresh) {
-      let k = lo;
-      while (k < chunks.length && chunks[k].at < piece.at) k++;
-      chunks.splice(k, 0, piece);
-    }
-  }
-
-  /** Bytes `from`..`to` arrive again: identical (a retransmission) or not (a conflict). */
-  private compare(kept: StreamChunk, from: number, to: number, start: number, fileOffset: number, packet: number): void {
+  /** Bytes `from`..`to` arrive again in `other`: identical to `kept`'s (a retransmission) or not (a conflict). */
+  private compare(kept: StreamChunk, other: StreamChunk, from: number, to: number): void {
     const a = kept.fileOffset + (from - kept.at);
-    const b = fileOffset + (from - start);
+    const b = other.fileOffset + (from - other.at);
     const n = to - from;
     for (let i = 0; i < n; i++) {
       if (this.file[a + i] !== this.file[b + i]) {
-        this.conflicts.push({ at: from + i, length: n - i, packet, keptPacket: kept.packet });
         this.retransmitted += i;
+        const last = this.conflicts[this.conflicts.length - 1];
+        // One overlap cut into pieces by other segments' edges stays one conflict.
+        if (last && last.packet === other.packet && last.keptPacket === kept.packet && last.at + last.length === from) last.length += n;
+        else this.conflicts.push({ at: from + i, length: n - i, packet: other.packet, keptPacket: kept.packet });
         return;
       }
     }
     this.retransmitted += n;
   }
 
+  /**
+   * Places the payloads: a sweep over the segments' edges in stream order, where each stretch
+   * between two edges takes the bytes of the earliest-captured segment covering it, and every
+   * later one covering it is compared with them. Linear in the payload bytes, whatever the order
+   * of arrival (an insertion in arrival order would be quadratic on a reversed capture).
+   */
+  private place(): StreamChunk[] {
+    const segs = this.payloads;
+    const byStart = segs.map((_, i) => i).sort((a, b) => segs[a].at - segs[b].at || a - b);
+    const edges = [...new Set(segs.flatMap((s) => [s.at, s.at + s.length]))].sort((a, b) => a - b);
+    const out: StreamChunk[] = [];
+    let active: number[] = [];
+    let next = 0;
+    for (let k = 0; k + 1 < edges.length; k++) {
+      const from = edges[k];
+      const to = edges[k + 1];
+      active = active.filter((i) => segs[i].at + segs[i].length > from);
+      while (next < byStart.length && segs[byStart[next]].at <= from) active.push(byStart[next++]);
+      if (active.length === 0) continue;
+      // Indexes are arrival order: the smallest is the first copy.
+      let first = active[0];
+      for (const i of active) if (i < first) first = i;
+      const kept = segs[first];
+      const fileOffset = kept.fileOffset + (from - kept.at);
+      const last = out[out.length - 1];
+      if (last && last.packet === kept.packet && last.at + last.length === from && last.fileOffset + last.length === fileOffset) last.length += to - from;
+      else out.push({ at: from, fileOffset, length: to - from, packet: kept.packet });
+      for (const i of active) if (i !== first) this.compare(kept, segs[i], from, to);
+    }
+    return out;
+  }
+
   finish(): TcpStream {
-    const chunks = this.chunks;
+    const chunks = this.place();
     const base = this.synAt !== null ? this.synAt + 1 : chunks.length ? chunks[0].at : 0;
     const out: StreamChunk[] = [];
     for (const c of chunks) {
