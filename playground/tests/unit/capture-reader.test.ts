@@ -3,6 +3,7 @@ import { CaptureError, readCapture } from '../../src/lib/capture/reader.ts';
 import { decodePacket, ipv6Text } from '../../src/lib/capture/packet.ts';
 import { readConnections } from '../../src/lib/capture/connections.ts';
 import { streamBytes } from '../../src/lib/capture/reassembly.ts';
+import { frameCapture, messageBytes } from '../../src/lib/capture/report.ts';
 import { LINKTYPE, capture, cat, connection, frame, ipPacket, pcap, pcapng, type LinkLayer } from './capture-writer.ts';
 import { rng } from './random.ts';
 
@@ -165,7 +166,7 @@ describe('pcap and pcapng files', () => {
   });
 });
 
-describe('the reader never throws anything but a CaptureError, never hangs, never reads out of bounds', () => {
+describe('the reader and the framing never throw anything but a CaptureError, never hang, never read out of bounds', () => {
   const base = [
     capture(connection([{ request: REQUEST, response: RESPONSE }], { piece: 7 }), 'vlan'),
     capture(connection([{ request: REQUEST, response: RESPONSE }], { client: '::1', server: '::1' }), 'sll2', { littleEndian: false }),
@@ -175,6 +176,9 @@ describe('the reader never throws anything but a CaptureError, never hangs, neve
 
   function survive(file: Uint8Array): void {
     try {
+      // The whole way to messages, the decoder included, on what the reader made of the bytes.
+      const report = frameCapture(file);
+      for (const m of report.messages) expect(messageBytes(file, report, m).length).toBe(m.end - m.start);
       const read = readConnections(file);
       for (const p of read.capture.packets) expect(p.offset + p.length).toBeLessThanOrEqual(file.length);
       for (const c of read.connections) {

@@ -146,8 +146,9 @@ class StreamBuilder {
   /**
    * Places the payloads: a sweep over the segments' edges in stream order, where each stretch
    * between two edges takes the bytes of the earliest-captured segment covering it, and every
-   * later one covering it is compared with them. Linear in the payload bytes, whatever the order
-   * of arrival (an insertion in arrival order would be quadratic on a reversed capture).
+   * later one covering it is compared with them. After sorting the edges, linear in the payload
+   * bytes, whatever the order of arrival (an insertion in arrival order would be quadratic on a
+   * reversed capture).
    */
   private place(): StreamChunk[] {
     const segs = this.payloads;
