@@ -77,6 +77,13 @@ describe('pcap and pcapng files', () => {
         { toServer: 'GET /b HTTP/1.1\r\n\r\n', toClient: 'HTTP/1.1 204 No Content\r\n\r\n' },
       ]);
     }
+    // Blocks the reader does not use (interface statistics, name resolution, custom) are skipped.
+    const plain = pcapng([{ linkType: LINKTYPE.raw }], segs.map((s) => ({ iface: 0, data: ipPacket(s) })));
+    const idbEnd = 28 + 20;
+    const other = (type: number) => Uint8Array.from([type, 0, 0, 0, 16, 0, 0, 0, 1, 2, 3, 4, 16, 0, 0, 0]);
+    const withOthers = cat([plain.subarray(0, idbEnd), other(5), other(4), plain.subarray(idbEnd), other(0xad)]);
+    expect(readCapture(withOthers).problems).toEqual([]);
+    expect(streams(withOthers)).toEqual([{ toServer: REQUEST, toClient: RESPONSE }]);
     const simple = pcapng([{ linkType: LINKTYPE.raw }], segs.map((s) => ({ iface: 0, data: ipPacket(s), simple: true })));
     expect(streams(simple)).toEqual([{ toServer: REQUEST, toClient: RESPONSE }]);
   });
