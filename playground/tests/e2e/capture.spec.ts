@@ -160,6 +160,20 @@ test('a dropped file opens; the capture view has no accessibility violations (ax
   expect(errors).toEqual([]);
 });
 
+test('a long capture draws its first rows, and more on request', async ({ page }) => {
+  const exchanges = Array.from({ length: 120 }, (_, i) => ({ request: `GET /${i} HTTP/1.1\r\nHost: a\r\n\r\n`, response: 'HTTP/1.1 204 No Content\r\n\r\n' }));
+  const segs = [0, 1, 2].flatMap((c) => connection(exchanges, { clientPort: 30000 + c }));
+  await page.goto('./');
+  await openCapture(page, 'long.pcap', Buffer.from(capture(segs)));
+  await expect(page.getByTestId('capture-summary')).toContainText('720 messages');
+  const first = await page.getByTestId('capture-message').count();
+  expect(first).toBeLessThan(720);
+  expect(first).toBeGreaterThan(100);
+  await page.getByTestId('capture-more').click();
+  await expect(page.getByTestId('capture-message')).toHaveCount(720);
+  await expect(page.getByTestId('capture-more')).toHaveCount(0);
+});
+
 test('the capture view fits a 390 x 844 phone screen', async ({ page }, info) => {
   test.setTimeout(60_000);
   await page.setViewportSize({ width: 390, height: 844 });
