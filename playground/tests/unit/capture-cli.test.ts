@@ -48,6 +48,14 @@ describe('cli/capture.ts', () => {
     });
   }, 60_000);
 
+  it('--no-compare reads and frames only: no marks, no verdicts', () => {
+    const r = cli('--no-compare', '--json', smuggle);
+    expect(r.status).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json.parsers).toEqual([]);
+    expect(json.connections[0].messages[0]).toMatchObject({ outcome: 'error', parsers: null, agreement: null });
+  }, 60_000);
+
   it('a file that is not a capture: the reason on stderr, exit 1', () => {
     const r = cli(write('text.pcap', new TextEncoder().encode('GET / HTTP/1.1\r\n\r\n')));
     expect(r.status).toBe(1);
