@@ -6,7 +6,7 @@ CARGO ?= cargo
 FILE ?= core/testdata/request-large.http
 VECTORS ?= tests/vectors
 
-.PHONY: help playground playground-dev playground-build playground-parsers playground-test inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check \
+.PHONY: help playground playground-dev playground-build playground-parsers playground-test playground-traffic-test capture inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check \
 	test-backends test-neon test-simd128 bench callgrind \
 	wasm-build wasm-vectors wasm-test wasm-browser bench-wasm \
 	nightly-setup fuzz-setup fuzz fuzz-smoke conformance-matrix conformance-matrix-check miri \
@@ -16,6 +16,7 @@ help:
 	@echo "make playground            build the wasm package and the playground, serve it on http://127.0.0.1:5173/"
 	@echo "make playground-dev        the playground with Vite's dev server (reloads on edits)"
 	@echo "make inspect [FILE=path] [LENIENT='bare_lf obs_fold']   show how httpspan parses a raw HTTP/1.1 stream"
+	@echo "make capture CAPTURE=file.pcap [CAPTURE_FLAGS='--json --check']   every HTTP/1.1 message of a capture, as each parser frames it"
 	@echo "make test                  run every check: fmt, clippy, tests, docs, conformance vectors, wasm package, fuzz, Miri"
 	@echo "make bench                 benchmark tables against httparse and picohttpparser"
 	@echo "make bench-doc             render docs/performance.md's tables from native-bench/results/ (tables --record writes the native one)"
@@ -200,6 +201,19 @@ playground-test: playground-build wasm-browser
 	cd playground && npx vitest run
 	cd playground && npx playwright test
 
+# Real traffic on lo: tcpdump (as root) records curl, Python's http.client, Node's fetch, a
+# pipelining client and a raw CL+TE request; the capture view's code must read back what each
+# client says it sent and received.
+playground-traffic-test: playground-build
+	@command -v tcpdump >/dev/null || { apt-get update && apt-get install -y tcpdump; }
+	@command -v curl >/dev/null || { apt-get update && apt-get install -y curl; }
+	cd playground && npx vitest run --config vitest.traffic.config.ts
+
+# The capture view in a terminal (playground/cli/capture.ts): one line per HTTP/1.1 message.
+capture: playground-build
+	@test -n "$(CAPTURE)" || { echo "usage: make capture CAPTURE=file.pcap [CAPTURE_FLAGS='--json --check']" >&2; exit 1; }
+	cd playground && npx tsx cli/capture.ts $(CAPTURE_FLAGS) $(abspath $(CAPTURE))
+
 # Not a test: parses ../shared/bench-inputs with httpspan's wasm, undici's llhttp wasm and Node's
 # own parser, interleaved, and prints ns/op and ratios: in Node, in headless Chromium, in workerd.
 bench-wasm: wasm-build wasm-browser
@@ -263,4 +277,4 @@ fuzz-smoke:
 
 
 test: fmt-check clippy rust-tests feature-tests no-std doc vectors-check conformance test-backends test-neon \
-	test-simd128 wasm-vectors wasm-test playground-test conformance-matrix-check bench-doc-check fuzz-smoke miri
+	test-simd128 wasm-vectors wasm-test playground-test playground-traffic-test conformance-matrix-check bench-doc-check fuzz-smoke miri

@@ -8,6 +8,8 @@ export default defineConfig({
   base: './',
   // The compare view's other parsers and their loader chunk are cached when first used, not at install.
   plugins: [svelte(), llhttpWasm(), offline(/\/assets\/(go|httparse|picohttpparser|load)-[\w-]+\.(wasm|js)$/)],
+  // The capture view's worker imports the llhttp module too.
+  worker: { format: 'es', plugins: () => [llhttpWasm()] },
   server: {
     // The wasm package (../wasm/pkg, linked into node_modules) and core/testdata are outside.
     fs: { allow: ['..'] },

@@ -10,7 +10,7 @@ import type { ExternalParser } from '../../src/lib/parsers/common.ts';
 import { PRESET_DISAGREEMENTS, shortName } from '../../src/lib/preset-disagreements.ts';
 import { PRESETS } from '../../src/lib/presets.ts';
 import { readLlhttpWasm } from '../../vite-plugins/llhttp.ts';
-import { loadBuiltParsers } from './parsers-load.ts';
+import { loadBuiltParsers } from '../../cli/node-parsers.ts';
 
 const bytes = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0));
 
