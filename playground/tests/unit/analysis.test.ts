@@ -245,7 +245,7 @@ describe('any input', () => {
       }
     }
     expect(cases).toBeGreaterThan(800);
-  });
+  }, 30_000); // Thousands of random messages: seconds on a loaded machine.
 });
 
 describe('step mode keeps its decoder between forward steps', () => {
