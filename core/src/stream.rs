@@ -236,7 +236,8 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const N: usize> Decoder<B, N> {
     /// use httpspan::Limits;
     ///
     /// // 100 field lines: the limit and the slots are raised together.
-    /// let limits = Limits { max_field_lines: 100, ..Limits::DEFAULT };
+    /// let mut limits = Limits::DEFAULT;
+    /// limits.max_field_lines = 100;
     /// let buf = vec![0u8; DEFAULT_BUFFER_LEN];
     /// let decoder = Decoder::<_, 100>::with_slots(MessageKind::Response, buf, limits);
     /// # let _ = decoder;
