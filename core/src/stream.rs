@@ -84,9 +84,9 @@ pub enum MessageKind {
 }
 
 #[derive(Clone, Debug)]
-enum Parser {
-    Request(Request),
-    Response(Response),
+enum Parser<const N: usize> {
+    Request(Request<N>),
+    Response(Response<N>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,12 +108,18 @@ enum State {
 /// `&mut [u8]`, a `Vec<u8>` or a `Box<[u8]>`; [`buffer_len`] says how large it must be
 /// for the limits to be the only bound.
 ///
-/// A `Decoder` is about 1.6 KiB plus the buffer, and never allocates.
+/// `N` is the number of field slots of its head and trailer parsers (at most 255), as in
+/// [`Request<N>`]: a message with more field lines than `N` fails with
+/// [`ErrorKind::FieldSlotsExhausted`], so raise [`Limits::max_field_lines`] and `N` together
+/// (see [`with_slots`](Self::with_slots)).
+///
+/// With the default 64 slots a `Decoder` is about 1.6 KiB plus the buffer; each further slot
+/// adds a few bytes to each of its two parsers. It never allocates.
 #[derive(Clone, Debug)]
-pub struct Decoder<B> {
+pub struct Decoder<B, const N: usize = 64> {
     buf: B,
-    parser: Parser,
-    trailers: Trailers,
+    parser: Parser<N>,
+    trailers: Trailers<N>,
     chunked: ChunkedDecoder,
     limits: Limits,
     state: State,
@@ -201,28 +207,60 @@ fn fill_and_parse(
     Ok(Fill::Partial { taken })
 }
 
+// The constructors without a slot count are for the default 64 slots only, so that
+// `Decoder::new(..)` needs no annotation (a const generic's default is not used in inference).
 impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
-    /// A decoder for a stream of requests, with the default limits.
+    /// A decoder for a stream of requests, with 64 field slots and the default limits.
     pub fn for_requests(buf: B) -> Self {
         Self::new(MessageKind::Request, buf, Limits::DEFAULT)
     }
 
-    /// A decoder for a stream of responses, with the default limits.
+    /// A decoder for a stream of responses, with 64 field slots and the default limits.
     pub fn for_responses(buf: B) -> Self {
         Self::new(MessageKind::Response, buf, Limits::DEFAULT)
     }
 
-    /// A decoder for `kind` messages with these limits. A buffer smaller than
-    /// [`buffer_len`] lowers the head and trailer limits to what fits.
+    /// A decoder for `kind` messages with 64 field slots and these limits. A buffer smaller
+    /// than [`buffer_len`] lowers the head and trailer limits to what fits.
     pub fn new(kind: MessageKind, buf: B, limits: Limits) -> Self {
+        Self::with_slots(kind, buf, limits)
+    }
+}
+
+impl<B: AsRef<[u8]> + AsMut<[u8]>, const N: usize> Decoder<B, N> {
+    /// A decoder for `kind` messages whose parsers have `N` field slots, with these limits.
+    /// A buffer smaller than [`buffer_len`] lowers the head and trailer limits to what fits.
+    ///
+    /// ```
+    /// use httpspan::stream::{Decoder, MessageKind, DEFAULT_BUFFER_LEN};
+    /// use httpspan::Limits;
+    ///
+    /// // 100 field lines: the limit and the slots are raised together.
+    /// let mut limits = Limits::DEFAULT;
+    /// limits.max_field_lines = 100;
+    /// let buf = vec![0u8; DEFAULT_BUFFER_LEN];
+    /// let decoder = Decoder::<_, 100>::with_slots(MessageKind::Response, buf, limits);
+    /// # let _ = decoder;
+    /// ```
+    pub fn with_slots(kind: MessageKind, buf: B, limits: Limits) -> Self {
         let parser = match kind {
-            MessageKind::Request => Parser::Request(Request::with_limits(limits)),
-            MessageKind::Response => Parser::Response(Response::with_limits(limits)),
+            MessageKind::Request => {
+                let mut req = Request::default();
+                req.set_limits(&limits);
+                Parser::Request(req)
+            }
+            MessageKind::Response => {
+                let mut res = Response::default();
+                res.set_limits(&limits);
+                Parser::Response(res)
+            }
         };
+        let mut trailers = Trailers::default();
+        trailers.set_limits(&limits);
         Decoder {
             buf,
             parser,
-            trailers: Trailers::with_limits(limits),
+            trailers,
             chunked: ChunkedDecoder::new(),
             limits,
             state: State::Head,
@@ -244,7 +282,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
     }
 
     /// The current request head, in a request stream.
-    pub fn request(&self) -> Option<&Request> {
+    pub fn request(&self) -> Option<&Request<N>> {
         match &self.parser {
             Parser::Request(req) => Some(req),
             Parser::Response(_) => None,
@@ -252,7 +290,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
     }
 
     /// The current response head, in a response stream.
-    pub fn response(&self) -> Option<&Response> {
+    pub fn response(&self) -> Option<&Response<N>> {
         match &self.parser {
             Parser::Response(res) => Some(res),
             Parser::Request(_) => None,
@@ -265,7 +303,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> Decoder<B> {
     }
 
     /// The current message's trailer fields.
-    pub fn trailers(&self) -> &Trailers {
+    pub fn trailers(&self) -> &Trailers<N> {
         &self.trailers
     }
 

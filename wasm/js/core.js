@@ -16,8 +16,8 @@ const START_B = 9;
 const FIELD_COUNT = 10;
 const KNOWN_INDEX = 11;
 const FIELDS = 27;
-const MAX_FIELDS = 64;
-const SPANS_LEN = 171;
+const MAX_FIELDS = 255;
+const SPANS_LEN = 601;
 const PARTIAL = 0;
 const COMPLETE = 1;
 const FAILED = 2;
@@ -191,7 +191,7 @@ function headText(spans, bytes) {
   return wideDecoder.decode(wide);
 }
 
-// Spans shorter than this are made into strings from their bytes (see HeadSpans#text).
+// Spans shorter than this are made into strings from their bytes (see the views' text method).
 const SHORT_SPAN = 16;
 
 const char = String.fromCharCode;
@@ -342,81 +342,52 @@ function memoryView(view, ptr, length) {
   return u8().subarray(ptr, ptr + length);
 }
 
-// Defined in HeadSpans, which alone reaches its private fields: `ownedHead` makes the object
-// API's head (class `Head`) of a view, with its own copy of the words (and of the bytes when they
-// are in the module's memory).
-let ownedHead;
 // Defined in SpanParser: the parse counter a parser's views check, and the view of the input
 // bytes its last parseInput parsed.
 let parseCounter;
 let parsedInput;
 
 /**
- * Lazy accessors over the span words of one parse and the bytes they index. Only `state`,
- * `headLen` and `error` can be read when the head is not complete; the rest throw.
+ * The object API's head (class `Head`) of a view, with its own copy of the words, and of the
+ * bytes when they are in the module's memory (parseInput).
  */
-class HeadSpans {
+function ownedHead(view, Head) {
+  const spans = view.spans;
+  switch (spans[STATE]) {
+    case COMPLETE: {
+      const bytes = view.bytes;
+      const own = bytes.buffer === memory.buffer ? bytes.slice(0, spans[HEAD_LEN]) : bytes;
+      return new Head(copyWords(spans, 0, usedWords(spans, 0)), own, null);
+    }
+    case PARTIAL: return { state: 'partial' };
+    case FAILED: return { state: 'error', error: errorAt(spans, 0, view instanceof ResponseSpans) };
+    default: return stale();
+  }
+}
+
+/**
+ * The storage of a view of one parse: its span words, the bytes they index and their text once
+ * decoded, and the parse it came from, which every read checks. Requests and responses each
+ * declare it in a class literal of their own, with the accessors of every view (ViewAccessors)
+ * and of their kind copied onto the prototype, rather than deriving from one base class: V8
+ * (Node 20) constructs a class whose base declares private fields at about three times the
+ * cost, and classes made by one factory share their feedback, which slows every class after
+ * the first; the fast path makes a view per parse. `parser` is the parse counter of the parser
+ * whose module memory the view reads (its words in place or its input region), or null when
+ * the words and bytes are the view's own.
+ */
+export class RequestSpans {
   #spans;
   #bytes;
-  #text;
-  /** Whether `bytes` is the parser's input region in the module's memory (parseInput). */
-  #inPlace;
-  /**
-   * The parse counter of the parser whose module memory this view reads (its words in place or
-   * its input region), or null when the view's words and bytes are its own.
-   */
+  #text = null;
   #parser;
-  /** The value of `#parser.parses` for the parse that made this view. */
   #parse;
 
-  /**
-   * Only the package makes views: `parser` is the parse counter of the parser whose memory the
-   * view reads, or null; `inPlace` says whether `bytes` is that parser's input region.
-   */
-  constructor(spans, bytes, parser = null, inPlace = false) {
+  constructor(spans, bytes, parser) {
     this.#spans = spans;
     this.#bytes = bytes;
-    this.#text = null;
-    this.#inPlace = inPlace;
     this.#parser = parser;
     this.#parse = parser === null ? 0 : parser.parses;
-  }
-
-  static {
-    ownedHead = (view, Head) => {
-      const spans = view.spans;
-      switch (spans[STATE]) {
-        case COMPLETE: {
-          const bytes = view.#inPlace ? view.bytes.slice(0, spans[HEAD_LEN]) : view.bytes;
-          return new Head(copyWords(spans, 0, usedWords(spans, 0)), bytes);
-        }
-        case PARTIAL: return { state: 'partial' };
-        case FAILED: return { state: 'error', error: errorAt(spans, 0, view instanceof ResponseSpans) };
-        default: return stale();
-      }
-    };
-  }
-
-  /**
-   * What Node's util.inspect (console.log) shows: the head's properties, its state and error
-   * when it is not complete, or that the view is stale.
-   */
-  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
-    const name = this.constructor.name;
-    let shown;
-    try {
-      const state = this.state;
-      if (state === 'complete') {
-        shown = plainHead(this, fieldList(this));
-        shown.fields = shown.fields.map((field) => `${field.name}: ${field.value}`);
-      } else {
-        shown = state === 'error' ? { state, error: this.error } : { state };
-      }
-    } catch (error) {
-      if (error instanceof StaleViewError) return `${name} <stale: ${error.reason}>`;
-      throw error;
-    }
-    return `${name} ${inspect(shown, { ...options, depth: options.depth === null ? null : options.depth - 1 })}`;
   }
 
   /** The span words (see docs/wasm.md for the layout). */
@@ -437,13 +408,69 @@ class HeadSpans {
    * every later string is a slice of that.
    */
   text(word) {
-    const length = word >>> 16;
-    if (this.#text === null && length < SHORT_SPAN) {
-      this.words();
-      return shortText(this.#bytes, word & 0xffff, length);
+    const spans = this.words();
+    if (this.#text === null && word >>> 16 < SHORT_SPAN) return shortText(this.#bytes, word & 0xffff, word >>> 16);
+    return spanText((this.#text ??= headText(spans, this.#bytes)), word);
+  }
+}
+
+/** The storage of a response view: RequestSpans's, in a class of its own (see there). */
+export class ResponseSpans {
+  #spans;
+  #bytes;
+  #text = null;
+  #parser;
+  #parse;
+
+  constructor(spans, bytes, parser) {
+    this.#spans = spans;
+    this.#bytes = bytes;
+    this.#parser = parser;
+    this.#parse = parser === null ? 0 : parser.parses;
+  }
+
+  get spans() {
+    if (this.#parser !== null && this.#parser.parses !== this.#parse) stale('this view', 'reparsed');
+    return this.#spans;
+  }
+
+  get bytes() {
+    if (this.#parser !== null && this.#parser.parses !== this.#parse) stale('this view', 'reparsed');
+    return this.#bytes;
+  }
+
+  text(word) {
+    const spans = this.words();
+    if (this.#text === null && word >>> 16 < SHORT_SPAN) return shortText(this.#bytes, word & 0xffff, word >>> 16);
+    return spanText((this.#text ??= headText(spans, this.#bytes)), word);
+  }
+}
+
+/**
+ * Lazy accessors over a view's span words and bytes, through its `spans`, `bytes` and `text`.
+ * Only `state`, `headLen` and `error` can be read when the head is not complete; the rest throw.
+ */
+class ViewAccessors {
+  /**
+   * What Node's util.inspect (console.log) shows: the head's properties, its state and error
+   * when it is not complete, or that the view is stale.
+   */
+  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    const name = this.constructor.name;
+    let shown;
+    try {
+      const state = this.state;
+      if (state === 'complete') {
+        shown = plainHead(this, fieldList(this));
+        shown.fields = shown.fields.map((field) => `${field.name}: ${field.value}`);
+      } else {
+        shown = state === 'error' ? { state, error: this.error } : { state };
+      }
+    } catch (error) {
+      if (error instanceof StaleViewError) return `${name} <stale: ${error.reason}>`;
+      throw error;
     }
-    this.#text ??= headText(this.words(), this.#bytes);
-    return spanText(this.#text, word);
+    return `${name} ${inspect(shown, { ...options, depth: options.depth === null ? null : options.depth - 1 })}`;
   }
 
   /** 'complete', 'partial' or 'error'. */
@@ -468,8 +495,7 @@ class HeadSpans {
 
   /** The span words, after checking that they describe a complete head (and are not stale). */
   words() {
-    if (this.#parser !== null && this.#parser.parses !== this.#parse) stale('this view', 'reparsed');
-    const spans = this.#spans;
+    const spans = this.spans;
     if (spans[STATE] !== COMPLETE) {
       throw new TypeError(`the head is not complete (state: ${this.state})`);
     }
@@ -521,31 +547,7 @@ class HeadSpans {
     if (slot !== undefined) {
       return ((spans[KNOWN_INDEX + (slot >> 2)] >>> (8 * (slot & 3))) & 0xff) - 1;
     }
-    return this.#nextNamed(lower, 0);
-  }
-
-  /** Index of the first field from `from` on whose name is `lower` in any case, or -1. */
-  #nextNamed(lower, from) {
-    const spans = this.words();
-    const slot = KNOWN_SLOTS.get(lower);
-    const count = spans[FIELD_COUNT];
-    if (slot !== undefined) {
-      for (let i = from; i < count; i++) if (knownSlot(spans, i) === slot) return i;
-      return -1;
-    }
-    const bytes = this.bytes;
-    outer: for (let i = from; i < count; i++) {
-      const word = spans[FIELDS + 2 * i];
-      if (word >>> 16 !== lower.length) continue;
-      const offset = word & 0xffff;
-      for (let j = 0; j < lower.length; j++) {
-        let b = bytes[offset + j];
-        if (b >= 0x41 && b <= 0x5a) b |= 0x20;
-        if (b !== lower.charCodeAt(j)) continue outer;
-      }
-      return i;
-    }
-    return -1;
+    return nextNamed(this, lower, 0);
   }
 
   /** The value of the first field named `name`, or undefined. */
@@ -558,7 +560,7 @@ class HeadSpans {
   getAll(name) {
     const lower = name.toLowerCase();
     const values = [];
-    for (let i = this.indexOf(lower); i >= 0; i = this.#nextNamed(lower, i + 1)) values.push(this.fieldValue(i));
+    for (let i = this.indexOf(lower); i >= 0; i = nextNamed(this, lower, i + 1)) values.push(this.fieldValue(i));
     return values;
   }
 
@@ -598,8 +600,32 @@ class HeadSpans {
   }
 }
 
-/** The fast path's view of a parsed request. */
-export class RequestSpans extends HeadSpans {
+/** Index of the first field of `view` from `from` on whose name is `lower` in any case, or -1. */
+function nextNamed(view, lower, from) {
+  const spans = view.words();
+  const slot = KNOWN_SLOTS.get(lower);
+  const count = spans[FIELD_COUNT];
+  if (slot !== undefined) {
+    for (let i = from; i < count; i++) if (knownSlot(spans, i) === slot) return i;
+    return -1;
+  }
+  const bytes = view.bytes;
+  outer: for (let i = from; i < count; i++) {
+    const word = spans[FIELDS + 2 * i];
+    if (word >>> 16 !== lower.length) continue;
+    const offset = word & 0xffff;
+    for (let j = 0; j < lower.length; j++) {
+      let b = bytes[offset + j];
+      if (b >= 0x41 && b <= 0x5a) b |= 0x20;
+      if (b !== lower.charCodeAt(j)) continue outer;
+    }
+    return i;
+  }
+  return -1;
+}
+
+/** What request views have beyond the accessors of every view. */
+class RequestAccessors {
   get method() {
     return this.text(this.words()[START_A]);
   }
@@ -622,8 +648,8 @@ export class RequestSpans extends HeadSpans {
   }
 }
 
-/** The fast path's view of a parsed response. */
-export class ResponseSpans extends HeadSpans {
+/** What response views have beyond the accessors of every view. */
+class ResponseAccessors {
   get status() {
     return this.words()[START_A];
   }
@@ -649,6 +675,18 @@ export class ResponseSpans extends HeadSpans {
     return ownedHead(this, ResponseHead);
   }
 }
+
+/** Copies the accessors of the classes `from` (symbol-keyed ones too) onto the prototype of `View`. */
+function addAccessors(View, ...from) {
+  for (const Kind of from) {
+    for (const key of Reflect.ownKeys(Kind.prototype)) {
+      if (key !== 'constructor') Object.defineProperty(View.prototype, key, Object.getOwnPropertyDescriptor(Kind.prototype, key));
+    }
+  }
+}
+
+addAccessors(RequestSpans, ViewAccessors, RequestAccessors);
+addAccessors(ResponseSpans, ViewAccessors, ResponseAccessors);
 
 /**
  * One field line of a head or trailer section that owns its words: `name` and `value` are made
@@ -860,7 +898,7 @@ class SpanParser {
     const words = u32();
     const at = this.#spansAt;
     switch (words[at + STATE]) {
-      case COMPLETE: return new Head(copyWords(words, at, used), bytes);
+      case COMPLETE: return new Head(copyWords(words, at, used), bytes, null);
       case PARTIAL: return { state: 'partial' };
       default: return { state: 'error', error: errorAt(words, at, Head === ResponseHead) };
     }
@@ -922,13 +960,13 @@ export class RequestParser extends SpanParser {
   parse(bytes, out) {
     // Each parser makes its own kind of view, so that every `new` here sees one class.
     const words = this.parseInto(bytes, out);
-    return new RequestSpans(words, bytes, out === undefined ? parseCounter(this) : null, false);
+    return new RequestSpans(words, bytes, out === undefined ? parseCounter(this) : null);
   }
 
   /** Parses the first `length` bytes written into the view `input()` gave, without copying. */
   parseInput(length, out) {
     const words = this.parseInputInto(length, out);
-    return new RequestSpans(words, parsedInput(this), parseCounter(this), true);
+    return new RequestSpans(words, parsedInput(this), parseCounter(this));
   }
 }
 
@@ -958,14 +996,14 @@ export class ResponseParser extends SpanParser {
   parse(bytes, options, out = undefined) {
     this.setMethod(requestMethodOf(options, 'ResponseParser.parse'));
     const words = this.parseInto(bytes, out);
-    return new ResponseSpans(words, bytes, out === undefined ? parseCounter(this) : null, false);
+    return new ResponseSpans(words, bytes, out === undefined ? parseCounter(this) : null);
   }
 
   /** Parses the first `length` bytes written into the view `input()` gave, without copying. */
   parseInput(length, options, out = undefined) {
     this.setMethod(requestMethodOf(options, 'ResponseParser.parseInput'));
     const words = this.parseInputInto(length, out);
-    return new ResponseSpans(words, parsedInput(this), parseCounter(this), true);
+    return new ResponseSpans(words, parsedInput(this), parseCounter(this));
   }
 }
 
@@ -1180,7 +1218,7 @@ export class Decoder {
 
   #head() {
     const [spans, bytes] = this.#section(false);
-    const head = new (this.#response ? ResponseHead : RequestHead)(spans, bytes);
+    const head = new (this.#response ? ResponseHead : RequestHead)(spans, bytes, null);
     if (this.#response) {
       this.#interim = head.interim;
       // A final response took the method in force; a method queued from now on is the next one's.
@@ -1191,7 +1229,8 @@ export class Decoder {
 
   #trailers() {
     const [spans, bytes] = this.#section(true);
-    const section = new HeadSpans(spans, bytes);
+    // A trailer section has fields only, which any view reads.
+    const section = new RequestSpans(spans, bytes, null);
     return { type: 'trailers', offset: this.#inner.trailerOffset(), fields: fieldList(section), knownIndex: knownIndexOf(section), bytes };
   }
 

@@ -295,7 +295,7 @@ export class ParseError extends Error {
 export interface Limits {
   /** Bytes of a head, 1 to 65535. Default 8192. */
   maxHeadBytes?: number;
-  /** Field lines in a head or a trailer section, 0 to 64. Default 64, the number of field slots a parser has; more is a RangeError. */
+  /** Field lines in a head or a trailer section, 0 to 255 (the field slots every parser has; more is a RangeError). Default 64. */
   maxFieldLines?: number;
   /** Bytes of one chunk extension. Default 65536. */
   maxChunkExtBytes?: number;

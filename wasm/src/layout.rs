@@ -68,11 +68,12 @@ layout! {
         KNOWN_INDEX = 11;
         /// First word of the field spans.
         FIELDS = KNOWN_INDEX + 16;
-        /// Field slots of the core's parsers (`Request`, `Response` and `Trailers` with their default
-        /// `N`).
-        MAX_FIELDS = 64;
+        /// Field slots of the module's parsers (`Request`, `Response` and `Trailers` with this
+        /// `N`): the core's maximum, so that any `maxFieldLines` up to it works with one
+        /// parser size in the module.
+        MAX_FIELDS = 255;
         /// Words of a layout with every field slot in use.
-        SPANS_LEN = FIELDS + 2 * MAX_FIELDS + MAX_FIELDS / 4;
+        SPANS_LEN = FIELDS + 2 * MAX_FIELDS + MAX_FIELDS.div_ceil(4);
     }
     values {
         /// [`STATE`]: the head is not complete yet.
@@ -225,7 +226,7 @@ fn flag(set: bool, bit: u32) -> u32 {
 }
 
 /// Writes a complete request head, whose bytes are `head`.
-pub fn write_request(spans: &mut Spans, req: &Request, head: &[u8]) {
+pub fn write_request(spans: &mut Spans, req: &Request<MAX_FIELDS>, head: &[u8]) {
     let flags = flag(req.is_chunked(), FLAG_CHUNKED)
         | flag(req.keep_alive(), FLAG_KEEP_ALIVE)
         | framing_bits(req.framing());
@@ -236,7 +237,7 @@ pub fn write_request(spans: &mut Spans, req: &Request, head: &[u8]) {
 }
 
 /// Writes a complete response head, whose bytes are `head`.
-pub fn write_response(spans: &mut Spans, res: &Response, head: &[u8]) {
+pub fn write_response(spans: &mut Spans, res: &Response<MAX_FIELDS>, head: &[u8]) {
     let flags = flag(res.is_chunked(), FLAG_CHUNKED)
         | flag(res.keep_alive(), FLAG_KEEP_ALIVE)
         | flag(res.is_interim(), FLAG_INTERIM)
@@ -250,7 +251,7 @@ pub fn write_response(spans: &mut Spans, res: &Response, head: &[u8]) {
 
 /// Writes a complete trailer section, whose bytes are `section`: only the state, the length,
 /// the text flag and the fields.
-pub fn write_trailers(spans: &mut Spans, trailers: &Trailers, section: &[u8]) {
+pub fn write_trailers(spans: &mut Spans, trailers: &Trailers<MAX_FIELDS>, section: &[u8]) {
     spans[STATE] = COMPLETE;
     spans[HEAD_LEN] = section.len() as u32;
     spans[FLAGS] = text_flags(section);

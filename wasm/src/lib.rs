@@ -197,11 +197,11 @@ pub fn backend_len() -> usize {
     httpspan::backend_name().len()
 }
 
-/// A request or response parser.
+/// A request or response parser with [`layout::MAX_FIELDS`] field slots.
 #[derive(Clone, Debug)]
 enum Parser {
-    Request(Box<Request>),
-    Response(Box<Response>),
+    Request(Box<Request<{ layout::MAX_FIELDS }>>),
+    Response(Box<Response<{ layout::MAX_FIELDS }>>),
 }
 
 /// A one-shot head parser with its own input buffer and span buffer in the module's memory.
@@ -220,8 +220,16 @@ impl HeadParser {
     pub fn new(response: bool, limits: &[f64]) -> HeadParser {
         let limits = limits_from(limits);
         let parser = match response {
-            true => Parser::Response(Box::new(Response::with_limits(limits))),
-            false => Parser::Request(Box::new(Request::with_limits(limits))),
+            true => {
+                let mut res = Box::<Response<{ layout::MAX_FIELDS }>>::default();
+                res.set_limits(&limits);
+                Parser::Response(res)
+            }
+            false => {
+                let mut req = Box::<Request<{ layout::MAX_FIELDS }>>::default();
+                req.set_limits(&limits);
+                Parser::Request(req)
+            }
         };
         HeadParser {
             parser,
@@ -314,7 +322,7 @@ pub const EVENT_ERROR: u32 = 7;
 #[wasm_bindgen]
 #[derive(Debug)]
 pub struct StreamDecoder {
-    decoder: Decoder<Box<[u8]>>,
+    decoder: Decoder<Box<[u8]>, { layout::MAX_FIELDS }>,
     input: Vec<u8>,
     /// Bytes of the current piece in `input`, and how many of them were consumed.
     len: usize,
@@ -337,7 +345,7 @@ impl StreamDecoder {
         };
         let buf = vec![0u8; httpspan::stream::buffer_len(&limits)].into_boxed_slice();
         StreamDecoder {
-            decoder: Decoder::new(kind, buf, limits),
+            decoder: Decoder::with_slots(kind, buf, limits),
             input: Vec::new(),
             len: 0,
             used: 0,

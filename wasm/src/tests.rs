@@ -216,7 +216,7 @@ fn limits_come_from_numbers_in_order_and_negative_means_default() {
 #[test]
 fn trailers_are_written_as_fields() {
     let buf = b"Checksum: abc\r\nExpires: 0\r\n\r\n";
-    let mut trailers = Trailers::new();
+    let mut trailers = Trailers::<MAX_FIELDS>::default();
     assert!(trailers.parse(buf).unwrap().is_complete());
     let mut spans = [0; SPANS_LEN];
     write_trailers(&mut spans, &trailers, buf);
@@ -235,14 +235,32 @@ fn trailers_are_written_as_fields() {
 #[test]
 fn a_full_field_table_fits_the_span_buffer() {
     let mut buf = b"GET / HTTP/1.1\r\nHost: a\r\n".to_vec();
-    for i in 1..64 {
+    for i in 1..MAX_FIELDS {
+        buf.extend_from_slice(format!("X-{i}: {i}\r\n").as_bytes());
+    }
+    buf.extend_from_slice(b"\r\n");
+    let mut parser = HeadParser::new(false, &[-1.0, MAX_FIELDS as f64]);
+    parser.input(buf.len());
+    parser.input.copy_from_slice(&buf);
+    let used = parser.parse(buf.len()) as usize;
+    assert_eq!(used, SPANS_LEN);
+    let spans = &parser.spans;
+    assert_eq!((spans[STATE], spans[FIELD_COUNT]), (COMPLETE, 255));
+    assert_eq!(text(&buf, spans[FIELDS + 2 * 254 + 1]), b"254");
+    assert_eq!(known_byte(spans, FIELDS + 2 * 255, 254), 255);
+}
+
+/// The default limit stays the core's: the 65th field line is one too many.
+#[test]
+fn the_default_limit_is_the_cores() {
+    let mut buf = b"GET / HTTP/1.1\r\nHost: a\r\n".to_vec();
+    for i in 1..65 {
         buf.extend_from_slice(format!("X-{i}: {i}\r\n").as_bytes());
     }
     buf.extend_from_slice(b"\r\n");
     let spans = request(&buf);
-    assert_eq!((spans[STATE], spans[FIELD_COUNT]), (COMPLETE, 64));
-    assert_eq!(text(&buf, spans[FIELDS + 2 * 63 + 1]), b"63");
-    assert_eq!(known_byte(&spans, FIELDS + 128, 63), 255);
+    assert_eq!(spans[STATE], FAILED);
+    assert_eq!(spans[INFO], error_kind_index(ErrorKind::TooManyFields));
 }
 
 #[test]

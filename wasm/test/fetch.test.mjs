@@ -34,12 +34,56 @@ test('getAll and getSetCookie give every line of a name, in order, on heads and 
   parser.free();
 });
 
-test('maxFieldLines beyond the 64 field slots is a RangeError at construction, not a failed parse later', () => {
-  assert.throws(() => new ResponseParser({ maxFieldLines: 65 }), (error) => error instanceof RangeError && /64/.test(error.message));
-  assert.throws(() => parseResponse(bytes('HTTP/1.1 200 OK\r\n\r\n'), { requestMethod: 'GET', maxFieldLines: 100 }), RangeError);
-  assert.throws(() => new Decoder('response', { maxFieldLines: 256 }), RangeError);
-  const lines = Array.from({ length: 64 }, (_, i) => `Set-Cookie: c${i}=${i}\r\n`).join('');
-  assert.equal(response(`HTTP/1.1 200 OK\r\n${lines}\r\n`).getSetCookie().length, 64);
+test('maxFieldLines takes up to the 255 field slots every parser has; above them is a RangeError at construction', () => {
+  const tooMany = (error) => error instanceof RangeError && /from 0 to 255/.test(error.message);
+  assert.throws(() => new RequestParser({ maxFieldLines: 256 }), tooMany);
+  assert.throws(() => new ResponseParser({ maxFieldLines: 256 }), tooMany);
+  assert.throws(() => parseRequest(bytes('GET / HTTP/1.1\r\nHost: a\r\n\r\n'), { maxFieldLines: 256 }), tooMany);
+  assert.throws(() => parseResponse(bytes('HTTP/1.1 200 OK\r\n\r\n'), { requestMethod: 'GET', maxFieldLines: 256 }), tooMany);
+  assert.throws(() => new Decoder('response', { maxFieldLines: 256 }), tooMany);
+
+  // An upstream answer with 70 Set-Cookie lines, through every API.
+  const cookies = Array.from({ length: 70 }, (_, i) => `Set-Cookie: c${i}=${i}\r\n`).join('');
+  const answer = `HTTP/1.1 200 OK\r\n${cookies}Content-Length: 0\r\n\r\n`;
+  const limits = { maxFieldLines: 100 };
+  const head = parseResponse(bytes(answer), { requestMethod: 'GET', ...limits });
+  assert.equal(head.getSetCookie().length, 70);
+  assert.equal(head.getSetCookie()[69], 'c69=69');
+  const parser = new ResponseParser(limits);
+  assert.equal(parser.parse(bytes(answer), { requestMethod: 'GET' }).fieldCount, 71);
+  parser.free();
+  const decoder = new Decoder('response', { ...limits, requestMethods: ['GET'] });
+  const events = decoder.push(bytes(answer));
+  assert.equal(events[0].type, 'head');
+  assert.equal(events[0].head.getSetCookie().length, 70);
+  decoder.free();
+
+  // The default stays 64: the 65th line is too many.
+  const lines = (n) => Array.from({ length: n }, (_, i) => `X-F${i}: ${i}\r\n`).join('');
+  assert.equal(response(`HTTP/1.1 200 OK\r\n${lines(64)}\r\n`).fieldCount, 64);
+  assert.equal(response(`HTTP/1.1 200 OK\r\n${lines(65)}\r\n`).error.code, 'too_many_fields');
+});
+
+test('every maxFieldLines the constructors accept reads that many lines, and one more is too_many_fields, never field_slots_exhausted', () => {
+  const lines = (n) => Array.from({ length: n }, (_, i) => `X-F${i}: ${i}\r\n`).join('');
+  for (let limit = 0; limit <= 255; limit++) {
+    const parser = new ResponseParser({ maxFieldLines: limit, maxHeadBytes: 65535 });
+    const full = parser.parse(bytes(`HTTP/1.1 200 OK\r\n${lines(limit)}\r\n`), { requestMethod: 'GET' });
+    assert.equal(full.state, 'complete', `${limit} lines under maxFieldLines ${limit}`);
+    assert.equal(full.fieldCount, limit);
+    const over = parser.parse(bytes(`HTTP/1.1 200 OK\r\n${lines(limit + 1)}\r\n`), { requestMethod: 'GET' });
+    assert.equal(over.error?.code, 'too_many_fields', `${limit + 1} lines under maxFieldLines ${limit}`);
+    parser.free();
+  }
+  // The stream decoder's head and trailer parsers have the same room.
+  const decoder = new Decoder('request', { maxFieldLines: 255, maxHeadBytes: 65535 });
+  const message = `POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n${lines(253)}\r\n0\r\n${lines(255)}\r\n`;
+  const events = decoder.push(bytes(message));
+  assert.deepEqual(events.map((event) => event.type), ['head', 'trailers', 'end']);
+  assert.equal(events[0].head.fieldCount, 255);
+  assert.equal(events[1].fields.length, 255);
+  assert.equal(events[1].fields[254].value, '254');
+  decoder.free();
 });
 
 test('toHeaders keeps every line in order; dropHopByHop leaves out the connection fields', () => {

@@ -2,6 +2,7 @@
 
 use super::{Decoder, Event, MessageKind};
 use crate::*;
+use std::format;
 use std::vec;
 use std::vec::Vec;
 
@@ -38,7 +39,10 @@ fn resume_offset_follows_heads_bodies_and_trailers() {
 
 /// Runs `input` through a decoder in one piece; returns the events (body ranges resolved
 /// to bytes) or the error.
-fn events(decoder: &mut Decoder<Vec<u8>>, input: &[u8]) -> (Vec<(Event, Vec<u8>)>, Option<Error>) {
+fn events<const N: usize>(
+    decoder: &mut Decoder<Vec<u8>, N>,
+    input: &[u8],
+) -> (Vec<(Event, Vec<u8>)>, Option<Error>) {
     let mut out = Vec::new();
     let mut rest = input;
     loop {
@@ -215,4 +219,71 @@ fn trailers_are_parsed_with_the_field_rules() {
     // The next call starts the next message and forgets this one's trailers.
     assert_eq!(decoder.decode(rest), Ok((0, Event::NeedMore)));
     assert!(decoder.trailers().fields().is_empty());
+}
+
+/// A chunked request with `head_fields` field lines in its head and `trailer_fields` in its
+/// trailer section.
+fn many_fields(head_fields: usize, trailer_fields: usize) -> Vec<u8> {
+    let mut input = b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n".to_vec();
+    for i in 2..head_fields {
+        input.extend_from_slice(format!("X-F{i}: {i}\r\n").as_bytes());
+    }
+    input.extend_from_slice(b"\r\n1\r\nx\r\n0\r\n");
+    for i in 0..trailer_fields {
+        input.extend_from_slice(format!("X-T{i}: {i}\r\n").as_bytes());
+    }
+    input.extend_from_slice(b"\r\n");
+    input
+}
+
+/// `Decoder<B, N>` sizes its head and trailer parsers: with 128 slots and the limit raised to
+/// match, 100 field lines in a head and in a trailer section are read.
+#[test]
+fn more_slots_take_more_field_lines() {
+    let limits = Limits {
+        max_field_lines: 128,
+        ..Limits::DEFAULT
+    };
+    let mut decoder = Decoder::<_, 128>::with_slots(MessageKind::Request, vec![0; 1 << 16], limits);
+    let input = many_fields(100, 100);
+    let mut rest = &input[..];
+    let mut seen = Vec::new();
+    loop {
+        let (used, event) = decoder.decode(rest).unwrap();
+        rest = &rest[used..];
+        match event {
+            Event::Head => seen.push(decoder.request().unwrap().fields().len()),
+            Event::Trailers => seen.push(decoder.trailers().fields().len()),
+            Event::MessageEnd => break,
+            _ => {}
+        }
+    }
+    assert_eq!(seen, [100, 100]);
+    let head = decoder.head_bytes();
+    let last = decoder.request().unwrap().fields()[99];
+    assert_eq!(last.name.as_bytes(head), b"X-F99");
+}
+
+/// The limit and the slots bound field lines separately: the default decoder stops at the
+/// default limit, and more slots than the limit do not raise it.
+#[test]
+fn field_lines_past_the_limit_or_the_slots_fail() {
+    let input = many_fields(65, 0);
+    let mut default = Decoder::for_requests(vec![0; 1 << 16]);
+    let (_, error) = events(&mut default, &input);
+    assert_eq!(error.unwrap().kind(), ErrorKind::TooManyFields);
+
+    let mut more_slots =
+        Decoder::<_, 128>::with_slots(MessageKind::Request, vec![0; 1 << 16], Limits::DEFAULT);
+    let (_, error) = events(&mut more_slots, &input);
+    assert_eq!(error.unwrap().kind(), ErrorKind::TooManyFields);
+
+    let limits = Limits {
+        max_field_lines: 200,
+        ..Limits::DEFAULT
+    };
+    let mut few_slots =
+        Decoder::<_, 128>::with_slots(MessageKind::Request, vec![0; 1 << 16], limits);
+    let (_, error) = events(&mut few_slots, &many_fields(129, 0));
+    assert_eq!(error.unwrap().kind(), ErrorKind::FieldSlotsExhausted);
 }
