@@ -7,6 +7,8 @@
 # 10,000, so start-up and the first parse's cold misses cancel out. Instruction counts do not
 # move with the machine's load: two runs of the same binary give the same table. `feed` is
 # httpspan fed one byte more per call (the byte-by-byte row), divided the same way.
+# The last four rows are the small heads followed by 1 KiB of body and by a second copy of the
+# message (pipelined), parsed up to the head's end.
 # picohttpparser cannot be counted: valgrind does not decode its SSE4.2 string instructions.
 # Nor does valgrind run AVX-512, and it hides it from the CPU detection: on a CPU with AVX-512,
 # the counts are those of the AVX2 backend, while `tables` times the AVX-512 one.
@@ -27,10 +29,13 @@ echo "instructions per parse (callgrind; $(rustc --version); backend ${HTTPSPAN_
 echo
 printf '| input |'; printf ' %s |' "${parsers[@]}"; echo
 printf '| --- |'; for _ in "${parsers[@]}"; do printf ' ---: |'; done; echo
-for input in request-small request-medium request-large response-small response-medium response-large; do
+for input in request-small request-medium request-large response-small response-medium response-large \
+  request-small+body request-small+pipelined response-small+body response-small+pipelined; do
   printf '| %s |' "$input"
   for parser in "${parsers[@]}"; do
-    if [ "$parser" = feed ] && [ "${input#request}" = "$input" ]; then printf ' |'; continue; fi
+    if [ "$parser" = feed ] && { [ "${input#request}" = "$input" ] || [ "${input%+*}" != "$input" ]; }; then
+      printf ' |'; continue
+    fi
     few=$(refs "$parser" "$input" 2000)
     many=$(refs "$parser" "$input" 12000)
     printf ' %d |' $(( (many - few) / 10000 ))

@@ -3,6 +3,8 @@
 //! `valgrind --tool=callgrind target/release/examples/profile request-large 1000`.
 //! `httparse:request-large` (or `pico:`) runs a competitor on the same input instead;
 //! `feed:request-large` feeds httpspan the request one byte more per call.
+//! `request-small+body` parses the small request followed by 1 KiB of body, and
+//! `request-small+pipelined` followed by a second copy of itself (either small input).
 //! `chunked:body` (or `httparse-chunked:body`) decodes the 64 x 1 KiB chunked body of the
 //! tables instead.
 //! `native-bench/callgrind.sh` (or `make callgrind`) prints the table of instructions per parse.
@@ -31,7 +33,8 @@ fn main() {
         }
         return;
     }
-    let buf = match input {
+    let (input, after) = input.split_once('+').unwrap_or((input, ""));
+    let head = match input {
         "request-small" => inputs::REQUEST_SMALL,
         "request-medium" => inputs::REQUEST_MEDIUM,
         "request-large" => inputs::REQUEST_LARGE,
@@ -40,9 +43,15 @@ fn main() {
         "response-large" => inputs::RESPONSE_LARGE,
         other => panic!("unknown input {other}"),
     };
-    let complete = Ok(Status::Complete {
-        head_len: buf.len(),
-    });
+    let followed = match after {
+        "" => head.to_vec(),
+        "body" => [head, &[b'x'; 1024][..]].concat(),
+        "pipelined" => [head, head].concat(),
+        other => panic!("unknown input +{other}"),
+    };
+    let buf = &followed[..];
+    let head_len = head.len();
+    let complete = Ok(Status::Complete { head_len });
     let request = input.starts_with("request");
     if parser == "feed" {
         // The byte-by-byte row: a parse call per byte received.
@@ -57,10 +66,10 @@ fn main() {
     } else if parser != "httpspan" {
         for _ in 0..times {
             match (parser, request) {
-                ("httparse", true) => native_bench::compete::httparse_request(buf),
-                ("httparse", false) => native_bench::compete::httparse_response(buf),
-                ("pico", true) => native_bench::compete::pico_request(buf),
-                ("pico", false) => native_bench::compete::pico_response(buf),
+                ("httparse", true) => native_bench::compete::httparse_request_head(buf, head_len),
+                ("httparse", false) => native_bench::compete::httparse_response_head(buf, head_len),
+                ("pico", true) => native_bench::compete::pico_request_head(buf, head_len),
+                ("pico", false) => native_bench::compete::pico_response_head(buf, head_len),
                 _ => panic!("unknown parser {parser}"),
             };
         }

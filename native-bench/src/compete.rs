@@ -20,24 +20,38 @@ fn uninit_headers<'b>() -> [MaybeUninit<httparse::Header<'b>>; SLOTS] {
 
 /// Parses a request with httparse and checks that all of `buf` was the head.
 pub fn httparse_request(buf: &[u8]) -> usize {
+    httparse_request_head(buf, buf.len())
+}
+
+/// Parses a request with httparse and checks that the head is the first `head_len` bytes of
+/// `buf` (a body or the next request follows).
+#[inline(always)]
+pub fn httparse_request_head(buf: &[u8], head_len: usize) -> usize {
     let mut headers = uninit_headers();
     let mut req = httparse::Request::new(&mut []);
     let status = req
         .parse_with_uninit_headers(black_box(buf), &mut headers)
         .expect("valid request");
-    assert_eq!(status, httparse::Status::Complete(buf.len()));
+    assert_eq!(status, httparse::Status::Complete(head_len));
     black_box(&req);
     req.headers.len()
 }
 
 /// Parses a response with httparse and checks that all of `buf` was the head.
 pub fn httparse_response(buf: &[u8]) -> usize {
+    httparse_response_head(buf, buf.len())
+}
+
+/// Parses a response with httparse and checks that the head is the first `head_len` bytes of
+/// `buf`.
+#[inline(always)]
+pub fn httparse_response_head(buf: &[u8], head_len: usize) -> usize {
     let mut headers = uninit_headers();
     let mut res = httparse::Response::new(&mut []);
     let status = httparse::ParserConfig::default()
         .parse_response_with_uninit_headers(&mut res, black_box(buf), &mut headers)
         .expect("valid response");
-    assert_eq!(status, httparse::Status::Complete(buf.len()));
+    assert_eq!(status, httparse::Status::Complete(head_len));
     black_box(&res);
     res.headers.len()
 }
@@ -163,7 +177,10 @@ pub fn httparse_byte_by_byte(buf: &[u8]) {
     }
 }
 
-pub use pico::{pico_request, pico_request_semantics, pico_response, pico_response_semantics};
+pub use pico::{
+    pico_request, pico_request_head, pico_request_semantics, pico_response, pico_response_head,
+    pico_response_semantics,
+};
 
 /// picohttpparser through its C interface.
 #[allow(unsafe_code)]
@@ -207,8 +224,10 @@ mod pico {
         })
     }
 
-    /// Parses a request; returns its minor version and the number of fields.
-    fn request(buf: &[u8], headers: &mut Slots) -> (c_int, usize) {
+    /// Parses a request whose head is the first `head_len` bytes of `buf`; returns its minor
+    /// version and the number of fields.
+    #[inline(always)]
+    fn request(buf: &[u8], head_len: usize, headers: &mut Slots) -> (c_int, usize) {
         let (mut method, mut method_len) = (ptr::null::<c_char>(), 0);
         let (mut path, mut path_len) = (ptr::null::<c_char>(), 0);
         let mut minor: c_int = -1;
@@ -230,13 +249,15 @@ mod pico {
                 0,
             )
         };
-        assert_eq!(used, buf.len() as c_int);
+        assert_eq!(used, head_len as c_int);
         black_box((method, method_len, path, path_len));
         (minor, count)
     }
 
-    /// Parses a response; returns its minor version and the number of fields.
-    fn response(buf: &[u8], headers: &mut Slots) -> (c_int, usize) {
+    /// Parses a response whose head is the first `head_len` bytes of `buf`; returns its minor
+    /// version and the number of fields.
+    #[inline(always)]
+    fn response(buf: &[u8], head_len: usize, headers: &mut Slots) -> (c_int, usize) {
         let (mut minor, mut status): (c_int, c_int) = (-1, 0);
         let (mut msg, mut msg_len) = (ptr::null::<c_char>(), 0);
         let mut count = SLOTS;
@@ -255,34 +276,48 @@ mod pico {
                 0,
             )
         };
-        assert_eq!(used, buf.len() as c_int);
+        assert_eq!(used, head_len as c_int);
         black_box((status, msg, msg_len));
         (minor, count)
     }
 
     /// Parses a request and checks that all of `buf` was the head; returns the field count.
     pub fn pico_request(buf: &[u8]) -> usize {
+        pico_request_head(buf, buf.len())
+    }
+
+    /// Parses a request and checks that the head is the first `head_len` bytes of `buf`;
+    /// returns the field count.
+    #[inline(always)]
+    pub fn pico_request_head(buf: &[u8], head_len: usize) -> usize {
         let mut headers = uninit_slots();
-        request(buf, &mut headers).1
+        request(buf, head_len, &mut headers).1
     }
 
     /// Parses a response and checks that all of `buf` was the head; returns the field count.
     pub fn pico_response(buf: &[u8]) -> usize {
+        pico_response_head(buf, buf.len())
+    }
+
+    /// Parses a response and checks that the head is the first `head_len` bytes of `buf`;
+    /// returns the field count.
+    #[inline(always)]
+    pub fn pico_response_head(buf: &[u8], head_len: usize) -> usize {
         let mut headers = uninit_slots();
-        response(buf, &mut headers).1
+        response(buf, head_len, &mut headers).1
     }
 
     /// picohttpparser, then the semantics from its fields.
     pub fn pico_request_semantics(buf: &[u8]) -> Semantics {
         let mut headers = uninit_slots();
-        let (minor, count) = request(buf, &mut headers);
+        let (minor, count) = request(buf, buf.len(), &mut headers);
         semantics(minor as u8, fields(written(&headers, count)))
     }
 
     /// picohttpparser, then the semantics from its fields.
     pub fn pico_response_semantics(buf: &[u8]) -> Semantics {
         let mut headers = uninit_slots();
-        let (minor, count) = response(buf, &mut headers);
+        let (minor, count) = response(buf, buf.len(), &mut headers);
         semantics(minor as u8, fields(written(&headers, count)))
     }
 }

@@ -85,14 +85,15 @@ const SIZES: [&str; 3] = ["small", "medium", "large"];
 
 /// Parses a request head with httpspan and checks that all of it was read.
 fn parse_request(req: &mut Request, buf: &[u8]) {
+    parse_request_head(req, buf, buf.len());
+}
+
+/// Parses a request with httpspan and checks that its head is the first `head_len` bytes.
+#[inline(always)]
+fn parse_request_head(req: &mut Request, buf: &[u8], head_len: usize) {
     req.reset();
     let status = req.parse(black_box(buf));
-    assert_eq!(
-        status,
-        Ok(Status::Complete {
-            head_len: buf.len()
-        })
-    );
+    assert_eq!(status, Ok(Status::Complete { head_len }));
 }
 
 /// httpspan's request and response parsers, for the rows that treat them alike.
@@ -100,6 +101,8 @@ trait Parser: 'static {
     fn create() -> Self;
     /// Parses `buf` from scratch and checks that all of it was the head.
     fn parse_all(&mut self, buf: &[u8]);
+    /// Parses `buf` from scratch and checks that its head is the first `head_len` bytes.
+    fn parse_head(&mut self, buf: &[u8], head_len: usize);
     fn semantics(&self) -> Semantics;
 }
 
@@ -109,6 +112,9 @@ impl Parser for Request {
     }
     fn parse_all(&mut self, buf: &[u8]) {
         parse_request(self, buf);
+    }
+    fn parse_head(&mut self, buf: &[u8], head_len: usize) {
+        parse_request_head(self, buf, head_len);
     }
     fn semantics(&self) -> Semantics {
         Semantics {
@@ -124,14 +130,13 @@ impl Parser for Response {
         Response::new()
     }
     fn parse_all(&mut self, buf: &[u8]) {
+        self.parse_head(buf, buf.len());
+    }
+    #[inline(always)]
+    fn parse_head(&mut self, buf: &[u8], head_len: usize) {
         self.reset();
         let status = self.parse(black_box(buf));
-        assert_eq!(
-            status,
-            Ok(Status::Complete {
-                head_len: buf.len()
-            })
-        );
+        assert_eq!(status, Ok(Status::Complete { head_len }));
     }
     fn semantics(&self) -> Semantics {
         Semantics {
@@ -148,16 +153,22 @@ trait Competitor {
     const NAME: &'static str;
     /// Parses and checks that all of `buf` was the head; returns the field count.
     fn parse(buf: &[u8]) -> usize;
+    /// Parses and checks that the head is the first `head_len` bytes of `buf`; returns the
+    /// field count.
+    fn parse_head(buf: &[u8], head_len: usize) -> usize;
     fn semantics(buf: &[u8]) -> Semantics;
 }
 
 macro_rules! competitors {
-    ($($type:ident: $name:literal, $parse:path, $semantics:path;)*) => {$(
+    ($($type:ident: $name:literal, $parse:path, $parse_head:path, $semantics:path;)*) => {$(
         struct $type;
         impl Competitor for $type {
             const NAME: &'static str = $name;
             fn parse(buf: &[u8]) -> usize {
                 $parse(buf)
+            }
+            fn parse_head(buf: &[u8], head_len: usize) -> usize {
+                $parse_head(buf, head_len)
             }
             fn semantics(buf: &[u8]) -> Semantics {
                 $semantics(buf)
@@ -167,10 +178,14 @@ macro_rules! competitors {
 }
 
 competitors! {
-    HttparseRequest: "httparse", compete::httparse_request, compete::httparse_request_semantics;
-    PicoRequest: "picohttpparser", compete::pico_request, compete::pico_request_semantics;
-    HttparseResponse: "httparse", compete::httparse_response, compete::httparse_response_semantics;
-    PicoResponse: "picohttpparser", compete::pico_response, compete::pico_response_semantics;
+    HttparseRequest: "httparse", compete::httparse_request, compete::httparse_request_head,
+        compete::httparse_request_semantics;
+    PicoRequest: "picohttpparser", compete::pico_request, compete::pico_request_head,
+        compete::pico_request_semantics;
+    HttparseResponse: "httparse", compete::httparse_response, compete::httparse_response_head,
+        compete::httparse_response_semantics;
+    PicoResponse: "picohttpparser", compete::pico_response, compete::pico_response_head,
+        compete::pico_response_semantics;
 }
 
 fn parse_case<C: Competitor>(buf: &'static [u8]) -> Case {
@@ -219,6 +234,40 @@ fn head_rows<P: Parser, A: Competitor, B: Competitor>(
     }
 }
 
+/// The parse rows of a small head with more bytes after it in the buffer, as a server reads
+/// them: its body (1 KiB), and a second copy of the message (pipelined). The head is the first
+/// `head.len()` bytes; what follows is not parsed.
+fn followed_rows<P: Parser, A: Competitor, B: Competitor>(
+    rows: &mut Vec<Row>,
+    title: &'static str,
+    head: &'static [u8],
+) {
+    let body: &'static [u8] = [head, &[b'x'; 1024][..]].concat().leak();
+    let pipelined: &'static [u8] = [head, head].concat().leak();
+    for (input, buf) in [
+        ("small + 1 KiB body", body),
+        ("small, pipelined", pipelined),
+    ] {
+        let head_len = head.len();
+        let mut parser = P::create();
+        rows.push(Row {
+            title,
+            input: input_label(input, buf),
+            ours: Case::new("httpspan", head_len, move || {
+                parser.parse_head(buf, head_len)
+            }),
+            others: vec![
+                Case::new(A::NAME, head_len, move || {
+                    black_box(A::parse_head(buf, head_len));
+                }),
+                Case::new(B::NAME, head_len, move || {
+                    black_box(B::parse_head(buf, head_len));
+                }),
+            ],
+        });
+    }
+}
+
 /// What "semantic extraction" asks of every parser: the body length, whether it is chunked, and
 /// whether the connection stays open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -253,6 +302,16 @@ pub fn rows() -> Vec<Row> {
         &mut rows,
         ["response parse", "response parse + semantics"],
         responses,
+    );
+    followed_rows::<Request, HttparseRequest, PicoRequest>(
+        &mut rows,
+        "request parse",
+        inputs::REQUEST_SMALL,
+    );
+    followed_rows::<Response, HttparseResponse, PicoResponse>(
+        &mut rows,
+        "response parse",
+        inputs::RESPONSE_SMALL,
     );
     rows.push(known_header_lookup());
     writer_rows(&mut rows);
