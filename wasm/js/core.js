@@ -357,7 +357,7 @@ function ownedHead(view, Head) {
     case COMPLETE: {
       const bytes = view.bytes;
       const own = bytes.buffer === memory.buffer ? bytes.slice(0, spans[HEAD_LEN]) : bytes;
-      return new Head(copyWords(spans, 0, usedWords(spans, 0)), own, null);
+      return new Head(copyWords(spans, 0, usedWords(spans, 0)), own);
     }
     case PARTIAL: return { state: 'partial' };
     case FAILED: return { state: 'error', error: errorAt(spans, 0, view instanceof ResponseSpans) };
@@ -676,11 +676,14 @@ class ResponseAccessors {
   }
 }
 
-/** Copies the accessors of the classes `from` (symbol-keyed ones too) onto the prototype of `View`. */
+/**
+ * Copies the accessors of the classes `from` (symbol-keyed ones too) onto the prototype of
+ * `View`, but for those `View` declares itself.
+ */
 function addAccessors(View, ...from) {
   for (const Kind of from) {
     for (const key of Reflect.ownKeys(Kind.prototype)) {
-      if (key !== 'constructor') Object.defineProperty(View.prototype, key, Object.getOwnPropertyDescriptor(Kind.prototype, key));
+      if (key !== 'constructor' && !Object.hasOwn(View.prototype, key)) Object.defineProperty(View.prototype, key, Object.getOwnPropertyDescriptor(Kind.prototype, key));
     }
   }
 }
@@ -764,42 +767,111 @@ function plainHead(head, fields) {
 
 /**
  * The object API's heads (parseRequest, parseResponse, the Decoder's head events): a view over
- * its own copy of the span words, plus `fields` and `knownIndex`, made when first read. The
- * properties are getters, so spreading a head or cloning it (structuredClone, postMessage)
- * copies none of them: `toObject()` gives every property as plain data, `toJSON()` the same
- * with the bigints as decimal strings.
+ * its own copy of the span words of a complete head, plus `fields` and `knownIndex`, made when
+ * first read. The properties are getters, so spreading a head or cloning it (structuredClone,
+ * postMessage) copies none of them: `toObject()` gives every property as plain data, `toJSON()`
+ * the same with the bigints as decimal strings. Like the views, each kind is a class literal
+ * that declares its own storage, with the shared accessors copied onto its prototype (see
+ * RequestSpans for why); its view class's prototype sits behind its own, so that a head is
+ * `instanceof RequestSpans` (or ResponseSpans). Its words and bytes are its own and always
+ * complete, so no read checks a parse or a state.
  */
-const OwnedHead = (View, name) => {
-  const Head = class extends View {
-    #fields = null;
-    #knownIndex = null;
+class RequestHead {
+  #spans;
+  #bytes;
+  #text = null;
+  #fields = null;
+  #knownIndex = null;
 
-    get fields() {
-      return (this.#fields ??= fieldList(this));
-    }
+  constructor(spans, bytes) {
+    this.#spans = spans;
+    this.#bytes = bytes;
+  }
 
-    get knownIndex() {
-      return (this.#knownIndex ??= knownIndexOf(this));
-    }
+  get spans() {
+    return this.#spans;
+  }
 
-    /** Every property decoded, as own data properties of a plain object. */
-    toObject() {
-      return plainHead(this, this.fields);
-    }
+  get bytes() {
+    return this.#bytes;
+  }
 
-    toJSON() {
-      const object = this.toObject();
-      object.knownBitmap = String(object.knownBitmap);
-      if (object.contentLength !== null) object.contentLength = String(object.contentLength);
-      return object;
-    }
-  };
-  Object.defineProperty(Head, 'name', { value: name });
-  return Head;
-};
+  words() {
+    return this.#spans;
+  }
 
-const RequestHead = OwnedHead(RequestSpans, 'RequestHead');
-const ResponseHead = OwnedHead(ResponseSpans, 'ResponseHead');
+  text(word) {
+    if (this.#text === null && word >>> 16 < SHORT_SPAN) return shortText(this.#bytes, word & 0xffff, word >>> 16);
+    return spanText((this.#text ??= headText(this.#spans, this.#bytes)), word);
+  }
+
+  get fields() {
+    return (this.#fields ??= fieldList(this));
+  }
+
+  get knownIndex() {
+    return (this.#knownIndex ??= knownIndexOf(this));
+  }
+}
+
+/** A complete response head of the object API: RequestHead's storage, in a class of its own. */
+class ResponseHead {
+  #spans;
+  #bytes;
+  #text = null;
+  #fields = null;
+  #knownIndex = null;
+
+  constructor(spans, bytes) {
+    this.#spans = spans;
+    this.#bytes = bytes;
+  }
+
+  get spans() {
+    return this.#spans;
+  }
+
+  get bytes() {
+    return this.#bytes;
+  }
+
+  words() {
+    return this.#spans;
+  }
+
+  text(word) {
+    if (this.#text === null && word >>> 16 < SHORT_SPAN) return shortText(this.#bytes, word & 0xffff, word >>> 16);
+    return spanText((this.#text ??= headText(this.#spans, this.#bytes)), word);
+  }
+
+  get fields() {
+    return (this.#fields ??= fieldList(this));
+  }
+
+  get knownIndex() {
+    return (this.#knownIndex ??= knownIndexOf(this));
+  }
+}
+
+/** What the object API's heads have beyond the accessors of their kind of view. */
+class HeadAccessors {
+  /** Every property decoded, as own data properties of a plain object. */
+  toObject() {
+    return plainHead(this, this.fields);
+  }
+
+  toJSON() {
+    const object = this.toObject();
+    object.knownBitmap = String(object.knownBitmap);
+    if (object.contentLength !== null) object.contentLength = String(object.contentLength);
+    return object;
+  }
+}
+
+addAccessors(RequestHead, ViewAccessors, RequestAccessors, HeadAccessors);
+addAccessors(ResponseHead, ViewAccessors, ResponseAccessors, HeadAccessors);
+Object.setPrototypeOf(RequestHead.prototype, RequestSpans.prototype);
+Object.setPrototypeOf(ResponseHead.prototype, ResponseSpans.prototype);
 
 /**
  * The fast path: a reusable parser whose results are read in place from its span words in the
@@ -889,18 +961,22 @@ class SpanParser {
   }
 
   /**
-   * Parses `bytes` into the object API's result: a head of class `Head` with its own copy of
-   * the words (no view in between), or the partial or failed result.
+   * Parses `bytes` into the object API's result: a RequestHead (ResponseHead when `response`)
+   * with its own copy of the words (no view in between), or the partial or failed result.
    */
-  parseOwned(bytes, Head) {
+  parseOwned(bytes, response) {
     const used = this.#copyAndParse(bytes);
     this.#counter.parses++;
     const words = u32();
     const at = this.#spansAt;
     switch (words[at + STATE]) {
-      case COMPLETE: return new Head(copyWords(words, at, used), bytes, null);
+      case COMPLETE: {
+        // One `new` per class, so that each site sees one.
+        const spans = copyWords(words, at, used);
+        return response ? new ResponseHead(spans, bytes) : new RequestHead(spans, bytes);
+      }
       case PARTIAL: return { state: 'partial' };
-      default: return { state: 'error', error: errorAt(words, at, Head === ResponseHead) };
+      default: return { state: 'error', error: errorAt(words, at, response) };
     }
   }
 
@@ -1041,7 +1117,7 @@ function sharedParser(response, options, extraKeys) {
  * head decodes its strings from `bytes` when they are first read.
  */
 export function parseRequest(bytes, options) {
-  return sharedParser(false, options, []).parseOwned(bytes, RequestHead);
+  return sharedParser(false, options, []).parseOwned(bytes, false);
 }
 
 /**
@@ -1052,7 +1128,7 @@ export function parseResponse(bytes, options) {
   const method = requestMethodOf(typeof options === 'string' ? undefined : options, 'parseResponse');
   const parser = sharedParser(true, options, ['requestMethod']);
   parser.setMethod(method);
-  return parser.parseOwned(bytes, ResponseHead);
+  return parser.parseOwned(bytes, true);
 }
 
 function copyOut(ptr, len) {
@@ -1218,7 +1294,7 @@ export class Decoder {
 
   #head() {
     const [spans, bytes] = this.#section(false);
-    const head = new (this.#response ? ResponseHead : RequestHead)(spans, bytes, null);
+    const head = this.#response ? new ResponseHead(spans, bytes) : new RequestHead(spans, bytes);
     if (this.#response) {
       this.#interim = head.interim;
       // A final response took the method in force; a method queued from now on is the next one's.
