@@ -311,7 +311,9 @@ impl ChunkedDecoder {
 
     /// One byte of chunk-ext that is not part of a token run:
     /// `*( BWS ";" BWS name [ BWS "=" BWS ( token / quoted-string ) ] )` (RFC 9112 7.1.1).
-    /// With `bare_lf`, an LF ends the line wherever a CR may.
+    /// With `bare_lf`, an LF ends the line wherever a CR may. Out of line: extensions are rare,
+    /// and their grammar stays out of the data loop's code.
+    #[inline(never)]
     fn ext_byte(&mut self, b: u8, pos: usize, bare_lf: bool) -> Result<(), Error> {
         let invalid = Err(Error::new(ErrorKind::InvalidChunkExtension, pos));
         self.state = match (self.state, b) {
