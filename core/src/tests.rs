@@ -53,12 +53,6 @@ fn parsed_request(
 ) -> (Result<Status, Error>, std::string::String) {
     let mut req = Request::with_limits(limits);
     let result = parse(&mut req, buf);
-    let described = request_described(&req, &result);
-    (result, described)
-}
-
-/// Everything `req`, which gave `result`, tells (see `described`).
-fn request_described(req: &Request, result: &Result<Status, Error>) -> std::string::String {
     let facts = (req.method(), req.target(), req.version(), req.framing());
     let facts = (
         facts,
@@ -67,7 +61,8 @@ fn request_described(req: &Request, result: &Result<Status, Error>) -> std::stri
         req.keep_alive(),
         req.known_bitmap(),
     );
-    described(result, req.fields(), facts, |k| req.get(k))
+    let described = described(&result, req.fields(), facts, |k| req.get(k));
+    (result, described)
 }
 
 /// A response parsed with `limits` and `parse`, as [`parsed_request`].
