@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""make bench-server: httpspan's tokio example server against a hyper 1.x server.
+"""make bench-server: httpspan's tokio example server against a hyper 1.x server, and
+httpspan's example reverse proxy against one written with hyper's client and server.
 
 Starts both servers (release builds, given by path) on 127.0.0.1, drives each with wrk in
 interleaved runs (keep-alive plaintext, pipelined depth 16, a connection per request, POST with
 a 1 KiB body), then sends both the same malformed and smuggling requests over a raw socket.
-Prints two markdown tables, with the machine, the load and the command. Both servers are
-stopped by their process ids at the end, and every step has a time bound.
+With --proxy-httpspan and --proxy-hyper, both proxies are then started in front of one hyper
+server as their upstream and driven the same way (without the connection-per-request run).
+Prints markdown tables, with the machine, the load and the command. Every process is stopped
+by its process id at the end, and every step has a time bound.
 
 Timings are not tests: nothing here asserts a speed.
 """
@@ -84,12 +87,13 @@ def run(cmd, timeout):
 
 
 class Server:
-    """A server process started with ADDR as its one argument; it prints its address first."""
+    """A server process started with ADDR (and `extra` arguments); it prints its address
+    first."""
 
-    def __init__(self, name, binary):
+    def __init__(self, name, binary, extra=()):
         self.name = name
         env = dict(os.environ)
-        self.proc = subprocess.Popen([binary, "127.0.0.1:0"], stdout=subprocess.PIPE,
+        self.proc = subprocess.Popen([binary, "127.0.0.1:0", *extra], stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, env=env)
         ready, _, _ = select.select([self.proc.stdout], [], [], 20)
         line = self.proc.stdout.readline().decode() if ready else ""
@@ -197,10 +201,68 @@ def compliance_probe(server, request, timeout=2.0):
     return f"{verdict}, {closed or 'kept open'}"
 
 
+def throughput(args, servers, scenarios):
+    """Interleaved wrk runs of `scenarios` against `servers`; prints their table, the second
+    server being the base of the ratios."""
+    load_before = load()
+    results = {}  # (scenario, server) -> list of (rps, p50, p99, cpu_us, errors)
+    for round_index in range(args.rounds):
+        for index, (name, script, path) in enumerate(scenarios):
+            # Alternate which server goes first, so neither always runs on a warmer machine.
+            order = servers if (round_index + index) % 2 == 0 else servers[::-1]
+            for server in order:
+                cmd = wrk_command(args, script, server.url + path)
+                cpu_before = cpu_seconds(server.proc.pid)
+                out = run(cmd, timeout=args.duration + 60)
+                cpu = cpu_seconds(server.proc.pid) - cpu_before
+                try:
+                    rps, p50, p99, errors, requests = parse_wrk(out)
+                except AttributeError:
+                    sys.exit(f"could not read wrk's output for {shlex.join(cmd)}:\n{out}")
+                cpu_us = cpu * 1e6 / requests if requests else float("nan")
+                figures = (rps, p50, p99, cpu_us, errors)
+                results.setdefault((name, server.name), []).append(figures)
+                print(f"  {name}, {server.name}: {figures[0]:,.0f} req/s", file=sys.stderr)
+    load_after = load()
+
+    print("| run | server | requests/s | p50 latency | p99 latency | server CPU per request "
+          "| errors | ratio | CPU ratio |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name, _, _ in scenarios:
+        averaged = {}
+        for server in servers:
+            runs = results[(name, server.name)]
+            averaged[server.name] = [sum(r[i] for r in runs) / len(runs) for i in range(4)] + \
+                [sum(r[4] for r in runs)]
+        base = averaged[servers[1].name][0]
+        base_cpu = averaged[servers[1].name][3]
+        for server in servers:
+            rps, p50, p99, cpu_us, errors = averaged[server.name]
+            ratio = f"{rps / base:.2f}x" if base else "-"
+            cpu_ratio = f"{base_cpu / cpu_us:.2f}x" if cpu_us else "-"
+            print(f"| {name} | {server.name} | {rps:,.0f} | {p50:.2f} ms | {p99:.2f} ms "
+                  f"| {cpu_us:.2f} µs | {errors} | {ratio} | {cpu_ratio} |")
+    print()
+    print(f"Machine: {machine()}. Load average (1, 5, 15 min) {' '.join(load_before)} before, "
+          f"{' '.join(load_after)} after.")
+    print(f"Command: `{args.command}`: {args.rounds} interleaved rounds of "
+          f"`{shlex.join(wrk_command(args, None, 'URL'))}` (with `-s server-bench/wrk/*.lua` "
+          f"for the pipelined, connection-per-request and POST runs); requests/s and latencies "
+          f"are the rounds' means, errors their sum (socket errors and non-2xx answers); "
+          f"server CPU per request is the server process's user + system CPU time during the "
+          f"run over the requests wrk completed; ratio = requests/s over {servers[1].name}'s; "
+          f"CPU ratio = {servers[1].name}'s CPU per request over this one's (above 1: this one "
+          f"needs less CPU for a request). Client and servers share the machine's CPUs; "
+          f"each server runs one current-thread tokio runtime per CPU.")
+    print()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--httpspan", required=True, help="the tokio_server example binary")
     parser.add_argument("--hyper", required=True, help="the hyper_server binary")
+    parser.add_argument("--proxy-httpspan", help="the proxy example binary")
+    parser.add_argument("--proxy-hyper", help="the hyper_proxy binary")
     parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run")
     parser.add_argument("--threads", type=int, default=2, help="wrk threads")
     parser.add_argument("--connections", type=int, default=64, help="wrk connections")
@@ -212,58 +274,7 @@ def main():
     servers = []
     try:
         servers = [Server("httpspan (tokio codec)", args.httpspan), Server("hyper 1.x", args.hyper)]
-        load_before = load()
-        results = {}  # (scenario, server) -> list of (rps, p50, p99, errors)
-        for round_index in range(args.rounds):
-            for name, script, path in SCENARIOS:
-                # Alternate which server goes first, so neither always runs on a warmer machine.
-                order = servers if (round_index + SCENARIOS.index((name, script, path))) % 2 == 0 \
-                    else servers[::-1]
-                for server in order:
-                    cmd = wrk_command(args, script, server.url + path)
-                    cpu_before = cpu_seconds(server.proc.pid)
-                    out = run(cmd, timeout=args.duration + 60)
-                    cpu = cpu_seconds(server.proc.pid) - cpu_before
-                    try:
-                        rps, p50, p99, errors, requests = parse_wrk(out)
-                    except AttributeError:
-                        sys.exit(f"could not read wrk's output for {shlex.join(cmd)}:\n{out}")
-                    cpu_us = cpu * 1e6 / requests if requests else float("nan")
-                    figures = (rps, p50, p99, cpu_us, errors)
-                    results.setdefault((name, server.name), []).append(figures)
-                    print(f"  {name}, {server.name}: {figures[0]:,.0f} req/s", file=sys.stderr)
-        load_after = load()
-
-        print("| run | server | requests/s | p50 latency | p99 latency | server CPU per request "
-              "| errors | ratio | CPU ratio |")
-        print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-        for name, _, _ in SCENARIOS:
-            averaged = {}
-            for server in servers:
-                runs = results[(name, server.name)]
-                averaged[server.name] = [sum(r[i] for r in runs) / len(runs) for i in range(4)] + \
-                    [sum(r[4] for r in runs)]
-            base = averaged[servers[1].name][0]
-            base_cpu = averaged[servers[1].name][3]
-            for server in servers:
-                rps, p50, p99, cpu_us, errors = averaged[server.name]
-                ratio = f"{rps / base:.2f}x" if base else "-"
-                cpu_ratio = f"{base_cpu / cpu_us:.2f}x" if cpu_us else "-"
-                print(f"| {name} | {server.name} | {rps:,.0f} | {p50:.2f} ms | {p99:.2f} ms "
-                      f"| {cpu_us:.2f} µs | {errors} | {ratio} | {cpu_ratio} |")
-        print()
-        print(f"Machine: {machine()}. Load average (1, 5, 15 min) {' '.join(load_before)} before, "
-              f"{' '.join(load_after)} after.")
-        print(f"Command: `{args.command}`: {args.rounds} interleaved rounds of "
-              f"`{shlex.join(wrk_command(args, None, 'URL'))}` (with `-s server-bench/wrk/*.lua` "
-              f"for the pipelined, connection-per-request and POST runs); requests/s and latencies "
-              f"are the rounds' means, errors their sum (socket errors and non-2xx answers); "
-              f"server CPU per request is the server process's user + system CPU time during the "
-              f"run over the requests wrk completed; ratio = requests/s over hyper's; CPU ratio = "
-              f"hyper's CPU per request over this server's (above 1: this server needs less CPU "
-              f"for a request). Client and servers share the machine's CPUs; "
-              f"each server runs one current-thread tokio runtime per CPU.")
-        print()
+        throughput(args, servers, SCENARIOS)
 
         print(f"| request | {servers[0].name} | {servers[1].name} |")
         print("|---|---|---|")
@@ -275,6 +286,21 @@ def main():
               "answer and whether the server closed the connection within 2 s (reset: with a TCP "
               "reset, which can destroy an answer the client has not read yet). **accepted**: "
               "the server processed the request.")
+        print()
+
+        if args.proxy_httpspan and args.proxy_hyper:
+            for server in servers:
+                server.stop()
+            upstream = Server("upstream (hyper 1.x)", args.hyper)
+            servers = [upstream]
+            address = f"{upstream.host}:{upstream.port}"
+            servers = [Server("httpspan proxy (ServerCodec + ClientCodec)", args.proxy_httpspan,
+                              [address]),
+                       Server("hyper 1.x proxy (server + client)", args.proxy_hyper, [address]),
+                       upstream]
+            print("Reverse proxies, each in front of the same upstream, a hyper 1.x server:")
+            print()
+            throughput(args, servers[:2], [s for s in SCENARIOS if s[1] != "close.lua"])
     finally:
         for server in servers:
             server.stop()

@@ -21,46 +21,13 @@ use hyper::header::{HeaderValue, CONTENT_TYPE};
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
-use tokio::net::{TcpListener, TcpSocket};
+use tokio::net::TcpListener;
 
 fn main() -> io::Result<()> {
     let addr = std::env::args().nth(1);
     let addr = addr.as_deref().unwrap_or("127.0.0.1:8081");
     let addr: SocketAddr = addr.parse().map_err(io::Error::other)?;
-    let threads = match std::env::var("HTTPSPAN_THREADS") {
-        Ok(n) => n.parse().map_err(io::Error::other)?,
-        Err(_) => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let mut bound = addr;
-    let mut handles = Vec::new();
-    for _ in 0..threads {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()?;
-        // The first listener picks the port; the others share it.
-        let listener = runtime.block_on(async { listener(bound) })?;
-        bound = listener.local_addr()?;
-        handles.push(std::thread::spawn(move || {
-            runtime.block_on(accept(listener))
-        }));
-    }
-    println!("listening on http://{bound}");
-    for handle in handles {
-        let _ = handle.join();
-    }
-    Ok(())
-}
-
-/// A listener on `addr` with SO_REUSEPORT, so that each thread can have its own.
-fn listener(addr: SocketAddr) -> io::Result<TcpListener> {
-    let socket = match addr {
-        SocketAddr::V4(_) => TcpSocket::new_v4()?,
-        SocketAddr::V6(_) => TcpSocket::new_v6()?,
-    };
-    socket.set_reuseaddr(true)?;
-    socket.set_reuseport(true)?;
-    socket.bind(addr)?;
-    socket.listen(1024)
+    server_bench::serve_per_cpu(addr, accept)
 }
 
 /// Accepts connections for ever, each served by hyper as a task of this thread's runtime.
