@@ -37,6 +37,83 @@
 //! assert_eq!((err.status(), err.rfc()), (400, "RFC 9112 6.3"));
 //! ```
 //!
+//! # Example: a read loop over a socket
+//!
+//! The same loop as one over httparse, with two differences: `parse` is given the whole
+//! buffer from the message's first byte each time (it resumes after the last complete line
+//! on its own), and the buffer is at least [`Limits::max_head_bytes`] long, so that a head too
+//! large is an error (answer it with [`Error::status`], 431) rather than a full buffer.
+//!
+//! ```
+//! use std::io::{Read, Write};
+//! use std::net::{TcpListener, TcpStream};
+//! use httpspan::{Framing, Request, Status};
+//!
+//! fn serve(mut conn: TcpStream) -> std::io::Result<()> {
+//!     let mut buf = vec![0u8; 8192]; // the default max_head_bytes
+//!     let mut filled = 0;
+//!     let mut req = Request::new();
+//!     loop {
+//!         // Parse what is buffered; read more only when the head is not all there.
+//!         let head_len = match req.parse(&buf[..filled]) {
+//!             Ok(Status::Complete { head_len }) => head_len,
+//!             Ok(Status::Partial) => {
+//!                 let n = conn.read(&mut buf[filled..])?;
+//!                 if n == 0 {
+//!                     return Ok(()); // the client closed the connection
+//!                 }
+//!                 filled += n;
+//!                 continue;
+//!             }
+//!             Err(e) => {
+//!                 let mut answer = [0u8; 64];
+//!                 let len = httpspan::write_empty_response(&mut answer, e.status()).unwrap();
+//!                 return conn.write_all(&answer[..len]);
+//!             }
+//!         };
+//!         let body_len = match req.framing() {
+//!             Framing::NoBody => 0,
+//!             Framing::Length(n) if n <= (buf.len() - head_len) as u64 => n as usize,
+//!             // A chunked body goes through ChunkedDecoder, a longer one is read on.
+//!             _ => return conn.write_all(b"HTTP/1.1 501 Not Implemented\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
+//!         };
+//!         while filled < head_len + body_len {
+//!             let n = conn.read(&mut buf[filled..head_len + body_len])?;
+//!             if n == 0 {
+//!                 return Ok(());
+//!             }
+//!             filled += n;
+//!         }
+//!         let target = req.target().as_bytes(&buf);
+//!         let mut answer = [0u8; 256];
+//!         let mut res = httpspan::ResponseWriter::new(&mut answer, 200).unwrap();
+//!         res.header(b"Content-Type", b"text/plain").unwrap();
+//!         let len = res.body(target).unwrap();
+//!         conn.write_all(&answer[..len])?;
+//!         if !req.keep_alive() {
+//!             return Ok(());
+//!         }
+//!         // A pipelined request may follow in the buffer: move it to the front.
+//!         buf.copy_within(head_len + body_len..filled, 0);
+//!         filled -= head_len + body_len;
+//!         req.reset();
+//!     }
+//! }
+//!
+//! let listener = TcpListener::bind("127.0.0.1:0")?;
+//! let addr = listener.local_addr()?;
+//! let server = std::thread::spawn(move || serve(listener.accept()?.0));
+//! let mut client = TcpStream::connect(addr)?;
+//! client.write_all(b"GET /a HTTP/1.1\r\nHost: x\r\n\r\nPOST /b HTTP/1.1\r\nHost: x\r\n")?;
+//! client.write_all(b"Content-Length: 2\r\nConnection: close\r\n\r\nhi")?;
+//! let mut answers = String::new();
+//! client.read_to_string(&mut answers)?;
+//! server.join().unwrap()?;
+//! assert_eq!(answers, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n/a\
+//!                      HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n/b");
+//! # Ok::<(), std::io::Error>(())
+//! ```
+//!
 //! # Example: a byte stream with pipelined, chunked messages
 //!
 //! [`stream::Decoder`] drives heads, bodies, trailers and pipelining over input that arrives in
@@ -61,9 +138,9 @@
 //!
 //! - **Strict by default.** Every choice the RFCs leave to a recipient is made against request
 //!   smuggling: bare LF, obs-fold, whitespace before a colon, Content-Length with
-//!   Transfer-Encoding, duplicate Content-Length, chunked not last: all are errors. The rules
-//!   are listed in `docs/conformance.md`. [`Leniency`] options, off by default, each relax one
-//!   of them where a deployment needs it (`docs/leniency.md`).
+//!   Transfer-Encoding, duplicate Content-Length, chunked not last: all are errors, each an
+//!   [`ErrorKind`] that names its rule. [`Leniency`] options, off by default, each relax one
+//!   of them where a deployment needs it.
 //! - **Spans, not copies.** A [`Span`] is a `u16` offset and a `u16` length into your buffer.
 //!   [`Request`] is 768 bytes with its 64 field slots, lives on the stack, and
 //!   [`Request::reset`] clears only a few dozen of them.
