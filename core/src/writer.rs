@@ -185,7 +185,7 @@ struct Digits {
 }
 
 impl Digits {
-    #[inline]
+    #[inline(always)]
     fn new<const RADIX: u64>(mut n: u64) -> Digits {
         let mut bytes = [0u8; 20];
         let mut start = bytes.len();
