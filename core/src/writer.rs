@@ -20,7 +20,10 @@ use crate::validate::{self, is_field_value, is_token};
 mod chunks;
 mod target;
 
-pub use chunks::{write_chunk, write_chunk_header, TrailerWriter, CHUNK_END, LAST_CHUNK};
+pub use chunks::{
+    write_chunk, write_chunk_header, write_chunk_header_in, write_chunk_in, TrailerWriter,
+    CHUNK_END, LAST_CHUNK,
+};
 pub use target::{Measure, WriteTarget};
 
 /// Why a write was refused. The call that returns it has written nothing.

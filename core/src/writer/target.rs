@@ -7,7 +7,9 @@ use super::{put, WriteError};
 /// ([`ResponseWriter::new_in`](crate::ResponseWriter::new_in),
 /// [`RequestWriter::new_in`](crate::RequestWriter::new_in),
 /// [`TrailerWriter::new_in`](crate::TrailerWriter::new_in)) and to
-/// [`write_empty_response_in`](crate::write_empty_response_in):
+/// [`write_empty_response_in`](crate::write_empty_response_in),
+/// [`write_chunk_in`](crate::write_chunk_in) and
+/// [`write_chunk_header_in`](crate::write_chunk_header_in):
 ///
 /// - `[u8]`: the bytes go at the start of the slice, as with the plain `new` constructors; a
 ///   slice too small gives [`WriteError::BufferTooSmall`].

@@ -512,3 +512,28 @@ fn an_empty_response_too_big_for_the_buffer_reports_its_whole_length_and_writes_
         }
     }
 }
+
+#[test]
+fn chunks_into_every_target_are_the_same_bytes() {
+    let mut slice = [0u8; 64];
+    let mut out = std::vec::Vec::new();
+    for len in [1usize, 15, 16, 300] {
+        let data = vec![b'x'; len];
+        let n = write_chunk(&mut slice, &data[..len.min(40)]).unwrap();
+        out.clear();
+        assert_eq!(write_chunk_in(&mut out, &data[..len.min(40)]), Ok(n));
+        assert_eq!(out, slice[..n]);
+        assert_eq!(write_chunk_in(&mut Measure, &data[..len.min(40)]), Ok(n));
+        let n = write_chunk_header(&mut slice, len as u64).unwrap();
+        out.clear();
+        assert_eq!(write_chunk_header_in(&mut out, len as u64), Ok(n));
+        assert_eq!(out, slice[..n]);
+        assert_eq!(write_chunk_header_in(&mut Measure, len as u64), Ok(n));
+    }
+    assert_eq!(write_chunk_in(&mut out, b""), Ok(0));
+    assert_eq!(
+        write_chunk_header_in(&mut out, 0),
+        Err(WriteError::EmptyChunk)
+    );
+    assert_eq!(out, b"12c\r\n", "the refusals appended nothing");
+}
