@@ -1,5 +1,6 @@
 //! Writing heads: a status line or request-line, fields and the framing field, into a buffer
-//! the caller provides.
+//! the caller provides, a growable buffer, or [`Measure`] (`target.rs`); chunked bodies and
+//! their trailers are in `chunks.rs`.
 //!
 //! The writers refuse anything the parser would refuse, so what they write is a head that
 //! httpspan (and any strict recipient) reads back exactly as written: no CR, LF or NUL in a name
@@ -622,6 +623,10 @@ macro_rules! head_methods {
 /// [`body`](Self::body). Each call returns an error instead of writing anything that would
 /// break the framing for the recipient; see [`WriteError`]. Nothing is allocated.
 ///
+/// [`new`](ResponseWriter::new) writes at the start of a `&mut [u8]`; [`new_in`](Self::new_in)
+/// takes any [`WriteTarget`]: a `Vec<u8>` or `bytes::BytesMut` it appends to and grows, or
+/// [`Measure`] to learn the exact length first.
+///
 /// ```
 /// use httpspan::ResponseWriter;
 ///
@@ -752,7 +757,8 @@ impl<'a, T: WriteTarget + ?Sized> ResponseWriter<'a, T> {
 }
 
 /// Writes a request head, and optionally its body, into a buffer you provide: the client-side
-/// twin of [`ResponseWriter`].
+/// twin of [`ResponseWriter`], with the same targets ([`new_in`](Self::new_in) takes any
+/// [`WriteTarget`]).
 ///
 /// The method must be a token and the target one that the parser accepts with it
 /// ([`is_request_target`](crate::is_request_target)). An HTTP/1.1 request needs exactly one

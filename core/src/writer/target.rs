@@ -11,8 +11,8 @@ use super::{put, WriteError};
 /// [`write_chunk_in`](crate::write_chunk_in) and
 /// [`write_chunk_header_in`](crate::write_chunk_header_in):
 ///
-/// - `[u8]`: the bytes go at the start of the slice, as with the plain `new` constructors; a
-///   slice too small gives [`WriteError::BufferTooSmall`].
+/// - `[u8]` and `[u8; N]`: the bytes go at the start, as with the plain `new` constructors; a
+///   buffer too small gives [`WriteError::BufferTooSmall`].
 /// - `Vec<u8>` (with the `std` feature) and `bytes::BytesMut` (with the `tokio` feature): the
 ///   bytes are appended after what the buffer already holds, and the buffer grows as needed.
 ///   A call that is refused appends nothing, but the lines of a head given up before
@@ -39,6 +39,15 @@ pub(crate) mod sealed {
 impl WriteTarget for [u8] {}
 
 impl sealed::Target for [u8] {
+    #[inline(always)]
+    fn put_parts(&mut self, at: usize, parts: &[&[u8]]) -> Result<usize, WriteError> {
+        put(self, at, parts)
+    }
+}
+
+impl<const N: usize> WriteTarget for [u8; N] {}
+
+impl<const N: usize> sealed::Target for [u8; N] {
     #[inline(always)]
     fn put_parts(&mut self, at: usize, parts: &[&[u8]]) -> Result<usize, WriteError> {
         put(self, at, parts)

@@ -537,3 +537,16 @@ fn chunks_into_every_target_are_the_same_bytes() {
     );
     assert_eq!(out, b"12c\r\n", "the refusals appended nothing");
 }
+
+#[test]
+fn an_array_is_a_target_like_its_slice() {
+    let mut array = [0u8; 128];
+    let len = json_response(&mut array).unwrap();
+    let mut slice = [0u8; 128];
+    assert_eq!(json_response(&mut slice[..]), Ok(len));
+    assert_eq!(array, slice);
+    assert_eq!(
+        json_response(&mut [0u8; 16]),
+        Err(WriteError::BufferTooSmall { needed: 17 })
+    );
+}
