@@ -10,7 +10,10 @@
 mod writer_script;
 
 use httpspan::stream::{Decoder, Event, DEFAULT_BUFFER_LEN};
-use httpspan::{write_chunk, ResponseWriter, Version, LAST_CHUNK};
+use httpspan::{
+    write_chunk, write_chunk_header, ErrorKind, ResponseWriter, Status, TrailerWriter, Trailers,
+    Version, WriteError, CHUNK_END,
+};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -40,7 +43,8 @@ fn name() -> impl Strategy<Value = Vec<u8>> {
         4 => bytes(TCHAR, 0..12),
         2 => select(vec![
             "Host", "host", "Connection", "Content-Type", "Content-Length", "transfer-encoding",
-            "Set-Cookie", "X-Request-Id", "Cache-Control", "Upgrade",
+            "Set-Cookie", "X-Request-Id", "Cache-Control", "Upgrade", "Checksum", "Server-Timing",
+            "TE", "Vary",
         ])
         .prop_map(|n| n.as_bytes().to_vec()),
     ]
@@ -157,38 +161,98 @@ proptest! {
     }
 }
 
-/// Writes a chunked response with `write_chunk` and `LAST_CHUNK` and decodes it with the stream
-/// decoder, fed in pieces of `step` bytes; returns the body and the bytes consumed.
-fn chunked_round_trip(chunks: &[Vec<u8>], step: usize) -> (Vec<u8>, usize, usize) {
-    let mut wire = vec![0u8; 64 + chunks.iter().map(|c| c.len() + 20).sum::<usize>()];
+/// Writes a chunked response, every other chunk with `write_chunk` and the others as
+/// `write_chunk_header`, the data and `CHUNK_END`, ends it with a `TrailerWriter` and `trailers`,
+/// and decodes it with the stream decoder, fed in pieces of `step` bytes. Returns the body, the
+/// trailer fields read back, the bytes consumed and the bytes written.
+fn chunked_round_trip(
+    chunks: &[Vec<u8>],
+    trailers: &[(Vec<u8>, Vec<u8>)],
+    step: usize,
+) -> ChunkedOutcome {
+    let room = 64
+        + chunks.iter().map(|c| c.len() + 20).sum::<usize>()
+        + trailers
+            .iter()
+            .map(|(n, v)| n.len() + v.len() + 4)
+            .sum::<usize>();
+    let mut wire = vec![0u8; room];
     let mut res = ResponseWriter::new(&mut wire, 200).unwrap();
     res.chunked().unwrap();
     let mut len = res.finish().unwrap();
-    for chunk in chunks {
-        len += write_chunk(&mut wire[len..], chunk).unwrap();
+    for (i, chunk) in chunks.iter().enumerate() {
+        if i % 2 == 0 || chunk.is_empty() {
+            len += write_chunk(&mut wire[len..], chunk).unwrap();
+        } else {
+            len += write_chunk_header(&mut wire[len..], chunk.len() as u64).unwrap();
+            for part in [&chunk[..], CHUNK_END] {
+                wire[len..len + part.len()].copy_from_slice(part);
+                len += part.len();
+            }
+        }
     }
-    wire[len..len + LAST_CHUNK.len()].copy_from_slice(LAST_CHUNK);
-    len += LAST_CHUNK.len();
+    let mut end = TrailerWriter::new(&mut wire[len..]).unwrap();
+    for (name, value) in trailers {
+        end.header(name, value).unwrap();
+    }
+    len += end.finish().unwrap();
     let mut decoder = Decoder::for_responses(vec![0u8; DEFAULT_BUFFER_LEN]);
-    let mut body = Vec::new();
-    let mut consumed = 0;
+    let mut outcome = ChunkedOutcome {
+        written: len,
+        ..ChunkedOutcome::default()
+    };
     for piece in wire[..len].chunks(step) {
         let mut rest = piece;
         loop {
             let (used, event) = decoder.decode(rest).unwrap();
-            if let Event::Body(range) = &event {
-                body.extend_from_slice(&rest[range.clone()]);
+            match &event {
+                Event::Body(range) => outcome.body.extend_from_slice(&rest[range.clone()]),
+                Event::Trailers => {
+                    let bytes = decoder.trailer_bytes();
+                    outcome.trailers = decoder
+                        .trailers()
+                        .fields()
+                        .iter()
+                        .map(|f| {
+                            (
+                                f.name.as_bytes(bytes).to_vec(),
+                                f.value.as_bytes(bytes).to_vec(),
+                            )
+                        })
+                        .collect();
+                }
+                _ => {}
             }
-            consumed += used;
+            outcome.consumed += used;
             rest = &rest[used..];
             match event {
-                Event::MessageEnd => return (body, consumed, len),
+                Event::MessageEnd => return outcome,
                 Event::NeedMore => break,
                 _ => {}
             }
         }
     }
     panic!("the message did not end");
+}
+
+/// What [`chunked_round_trip`] read back.
+#[derive(Default)]
+struct ChunkedOutcome {
+    body: Vec<u8>,
+    trailers: Vec<(Vec<u8>, Vec<u8>)>,
+    consumed: usize,
+    written: usize,
+}
+
+/// A trailer field the trailer writer accepts: a name starting with `x`, which none of the
+/// fields refused in trailers does, and a value of visible bytes.
+fn trailer_field() -> impl Strategy<Value = (Vec<u8>, Vec<u8>)> {
+    let name = vec(select(b"abcdefghijklmnopqrstuvwxyz-".as_slice()), 0..12);
+    let value = vec(
+        select(b"abcXYZ019!\"#%&'()*+,-./:;<=>?@[\\]^_`{|}~\x80\xff".as_slice()),
+        0..20,
+    );
+    (name, value).prop_map(|(name, value)| ([b"x".as_slice(), &name].concat(), value))
 }
 
 proptest! {
@@ -200,13 +264,89 @@ proptest! {
         ..ProptestConfig::default()
     })]
 
-    /// Chunks written with `write_chunk` (empty ones write nothing) and ended with `LAST_CHUNK`
-    /// decode to the same body, whatever the pieces the bytes arrive in.
+    /// Chunks written with `write_chunk` (empty ones write nothing) or `write_chunk_header`,
+    /// and trailer fields written by `TrailerWriter`, decode to the same body and fields,
+    /// whatever the pieces the bytes arrive in.
     #[test]
-    fn chunks_are_decoded_back(chunks in vec(vec(any::<u8>(), 0..300), 0..8), step in 1..64usize) {
-        let (body, consumed, len) = chunked_round_trip(&chunks, step);
-        prop_assert_eq!(body, chunks.concat());
-        prop_assert_eq!(consumed, len);
+    fn chunks_and_trailers_are_decoded_back(
+        chunks in vec(vec(any::<u8>(), 0..300), 0..8),
+        trailers in vec(trailer_field(), 0..4),
+        step in 1..64usize,
+    ) {
+        let outcome = chunked_round_trip(&chunks, &trailers, step);
+        prop_assert_eq!(outcome.body, chunks.concat());
+        prop_assert_eq!(outcome.trailers, trailers);
+        prop_assert_eq!(outcome.consumed, outcome.written);
+    }
+}
+
+/// Whether `name` is one of the fields the trailer writer's docs keep out of trailers.
+fn not_in_trailers(name: &[u8]) -> bool {
+    "content-length transfer-encoding trailer te connection keep-alive proxy-connection upgrade \
+     host max-forwards expect range if-match if-none-match if-modified-since if-unmodified-since \
+     if-range authorization proxy-authorization www-authenticate proxy-authenticate cookie \
+     set-cookie age cache-control expires location retry-after vary content-type \
+     content-encoding content-range content-language content-location"
+        .split_whitespace()
+        .any(|n| name.eq_ignore_ascii_case(n.as_bytes()))
+}
+
+/// What the trailer writer does with one field: accepted fields come back exactly from the
+/// trailer parser; refused ones break the field grammar or are kept out of trailers.
+fn trailer_field_checked(name: &[u8], value: &[u8]) -> Result<(), TestCaseError> {
+    let mut out = Vec::new();
+    let mut end = TrailerWriter::new_in(&mut out).unwrap();
+    let accepted = end.header(name, value).map(|_| ());
+    let len = end.finish().unwrap();
+    prop_assert_eq!(len, out.len());
+    let section = &out[b"0\r\n".len()..];
+    let mut trailers = Trailers::new();
+    match accepted {
+        Ok(()) => {
+            prop_assert!(!not_in_trailers(name), "{:?}", name);
+            prop_assert_eq!(
+                trailers.parse(section),
+                Ok(Status::Complete {
+                    head_len: section.len()
+                })
+            );
+            let field = trailers.fields()[0];
+            prop_assert_eq!(field.name.as_bytes(section), name);
+            prop_assert_eq!(field.value.as_bytes(section), value);
+        }
+        Err(WriteError::NotInTrailers) => {
+            prop_assert_eq!(section, b"\r\n");
+            prop_assert!(not_in_trailers(name), "{:?}", name);
+        }
+        Err(WriteError::Invalid(kind)) => {
+            prop_assert_eq!(section, b"\r\n");
+            // RFC 9110 5.1 and 5.5, restated: a name is one or more tchar; a value is VCHAR,
+            // obs-text, SP and HTAB, without whitespace at either end.
+            let name_ok = !name.is_empty() && name.iter().all(|b| TCHAR.contains(b));
+            let value_byte = |b: &u8| matches!(b, b'\t' | b' ' | 0x21..=0x7e | 0x80..=0xff);
+            let ws = |b: Option<&u8>| matches!(b, Some(b' ' | b'\t'));
+            let value_ok = value.iter().all(value_byte) && !ws(value.first()) && !ws(value.last());
+            match kind {
+                ErrorKind::InvalidFieldName => prop_assert!(!name_ok),
+                ErrorKind::InvalidFieldValue => prop_assert!(name_ok && !value_ok),
+                other => prop_assert!(false, "unexpected {:?}", other),
+            }
+        }
+        Err(other) => prop_assert!(false, "unexpected {:?}", other),
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: if cfg!(miri) { 3 } else { 512 },
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn trailer_fields_come_back_or_are_refused_for_a_reason(name in name(), value in value()) {
+        trailer_field_checked(&name, &value)?;
     }
 }
 

@@ -167,6 +167,20 @@ fn content_lengths() {
 }
 
 #[test]
+fn connection_options_are_tokens_or_the_offset_of_the_first_wrong_byte() {
+    let options: Vec<_> = ConnectionOptions::new(b" close ,,\tX-Trace,").collect();
+    assert_eq!(options, vec![Ok(&b"close"[..]), Ok(&b"X-Trace"[..])]);
+    // `a b` is one element whose byte 2 (the SP) is not a token byte; the walk goes on.
+    let options: Vec<_> = ConnectionOptions::new(b"keep-alive, a b,c").collect();
+    assert_eq!(
+        options,
+        vec![Ok(&b"keep-alive"[..]), Err(13), Ok(&b"c"[..])]
+    );
+    assert_eq!(ConnectionOptions::new(b"\"x\"").next(), Some(Err(0)));
+    assert_eq!(ConnectionOptions::new(b" , ").next(), None);
+}
+
+#[test]
 fn lists_and_codings() {
     let items: Vec<_> = ListItems::new(b" gzip , ,chunked,").collect();
     assert_eq!(items, vec![(&b"gzip"[..], 1), (&b"chunked"[..], 9)]);

@@ -302,3 +302,251 @@ fn chunks() {
         Err(WriteError::BufferTooSmall { needed: 32 })
     );
 }
+
+#[test]
+fn chunk_headers_are_hex_sizes_the_decoder_reads_back() {
+    let limits = crate::Limits::DEFAULT;
+    for len in [1u64, 9, 10, 15, 16, 255, 4096, 1 << 32, u64::MAX] {
+        let mut buf = [0u8; 18];
+        let n = write_chunk_header(&mut buf, len).unwrap();
+        let expected = std::format!("{len:x}\r\n").into_bytes();
+        assert_eq!(buf[..n], expected[..]);
+        // The decoder reads the size line and then waits for `len` bytes of data.
+        let mut decoder = crate::ChunkedDecoder::new();
+        assert_eq!(
+            decoder.decode(&buf[..n], &limits),
+            Ok((n, crate::Chunk::NeedMore)),
+            "{len}"
+        );
+        // One byte short: refused whole, with the length it needs.
+        let mut short = [0u8; 17];
+        assert_eq!(
+            write_chunk_header(&mut short[..n - 1], len),
+            Err(WriteError::BufferTooSmall { needed: n })
+        );
+        assert_eq!(short, [0u8; 17], "nothing written");
+    }
+    assert_eq!(
+        write_chunk_header(&mut [0u8; 18], 0),
+        Err(WriteError::EmptyChunk)
+    );
+    assert_eq!(write_chunk_header(&mut [0u8; 18], u64::MAX), Ok(18));
+}
+
+#[test]
+fn the_trailer_writer_ends_a_body_the_decoder_reads_to_the_end() {
+    let limits = crate::Limits::DEFAULT;
+    let mut buf = [0u8; 128];
+    let empty = TrailerWriter::new(&mut buf).unwrap().finish().unwrap();
+    assert_eq!(buf[..empty], *LAST_CHUNK);
+
+    let mut end = TrailerWriter::new(&mut buf).unwrap();
+    end.header(b"Checksum", b"abc").unwrap();
+    end.header(b"Server-Timing", b"db;dur=53").unwrap();
+    let len = end.finish().unwrap();
+    let wire = &buf[..len];
+    assert_eq!(
+        wire,
+        b"0\r\nChecksum: abc\r\nServer-Timing: db;dur=53\r\n\r\n"
+    );
+    let mut decoder = crate::ChunkedDecoder::new();
+    let (used, chunk) = decoder.decode(wire, &limits).unwrap();
+    assert_eq!((used, chunk), (3, crate::Chunk::TrailerSection));
+    let mut trailers = crate::Trailers::new();
+    assert_eq!(
+        trailers.parse(&wire[used..]),
+        Ok(crate::Status::Complete {
+            head_len: len - used
+        })
+    );
+    assert_eq!(trailers.fields().len(), 2);
+}
+
+#[test]
+fn the_trailer_writer_refuses_what_does_not_belong_after_the_body() {
+    let mut buf = [0u8; 128];
+    let mut end = TrailerWriter::new(&mut buf).unwrap();
+    for name in NOT_IN_TRAILERS_SAMPLE {
+        assert_eq!(
+            end.header(name, b"1").map(|_| ()),
+            Err(WriteError::NotInTrailers),
+            "{}",
+            std::string::String::from_utf8_lossy(name)
+        );
+    }
+    for (name, value, kind) in [
+        (&b"Bad Name"[..], &b"x"[..], ErrorKind::InvalidFieldName),
+        (b"", b"x", ErrorKind::InvalidFieldName),
+        (b"X-Check", b"a\r\nHost: evil", ErrorKind::InvalidFieldValue),
+        (b"X-Check", b" padded", ErrorKind::InvalidFieldValue),
+        (b"X-Check", b"nul\0", ErrorKind::InvalidFieldValue),
+    ] {
+        assert_eq!(
+            end.header(name, value).map(|_| ()),
+            Err(WriteError::Invalid(kind))
+        );
+    }
+    // None of the refusals wrote anything, and the writer goes on.
+    assert_eq!(end.written(), 3);
+    end.header(b"X-Check", b"ok").unwrap();
+    let len = end.finish().unwrap();
+    assert_eq!(buf[..len], *b"0\r\nX-Check: ok\r\n\r\n");
+}
+
+/// Framing, connection and routing fields in any case, and one from each other group.
+const NOT_IN_TRAILERS_SAMPLE: [&[u8]; 12] = [
+    b"content-length",
+    b"TRANSFER-ENCODING",
+    b"Trailer",
+    b"te",
+    b"Connection",
+    b"keep-alive",
+    b"Upgrade",
+    b"Host",
+    b"Authorization",
+    b"Set-Cookie",
+    b"Cache-Control",
+    b"Content-Type",
+];
+
+#[test]
+fn a_trailer_writer_too_small_says_the_total_it_needs() {
+    let whole = b"0\r\nX-Check: ok\r\n\r\n".len();
+    for room in 0..whole {
+        let mut buf = vec![0u8; room];
+        let result = TrailerWriter::new(&mut buf).and_then(|mut end| {
+            end.header(b"X-Check", b"ok")?;
+            end.finish()
+        });
+        let Err(WriteError::BufferTooSmall { needed }) = result else {
+            panic!("{room}: {result:?}");
+        };
+        // Each call reports what it needs counted from the start; the first refusal past the
+        // room is at most the whole.
+        assert!(needed > room && needed <= whole, "{room}: {needed}");
+        assert!(buf.iter().skip(needed.min(room)).all(|&b| b == 0));
+    }
+}
+
+/// Writes the same JSON response into `target` with a response writer.
+fn json_response<T: WriteTarget + ?Sized>(target: &mut T) -> Result<usize, WriteError> {
+    let mut res = ResponseWriter::new_in(target, 200)?;
+    res.header(b"Content-Type", b"application/json")?
+        .header_u64(b"Age", 7)?;
+    res.body(b"{\"ok\":true}")
+}
+
+#[test]
+fn every_target_gets_the_same_bytes_and_measure_their_length() {
+    let mut slice = [0u8; 256];
+    let len = json_response(&mut slice[..]).unwrap();
+    assert_eq!(json_response(&mut Measure), Ok(len));
+    // A Vec is appended to, after what it holds.
+    let mut out = b"before".to_vec();
+    assert_eq!(json_response(&mut out), Ok(len));
+    assert_eq!(out[..6], *b"before");
+    assert_eq!(out[6..], slice[..len]);
+    // Exactly the measured room is enough; one byte less is refused with that length.
+    let mut exact = vec![0u8; len];
+    assert_eq!(json_response(&mut exact[..]), Ok(len));
+    assert_eq!(
+        json_response(&mut exact[..len - 1]),
+        Err(WriteError::BufferTooSmall { needed: len })
+    );
+}
+
+#[cfg(feature = "tokio")]
+#[test]
+fn bytes_mut_is_appended_to() {
+    let mut slice = [0u8; 256];
+    let len = json_response(&mut slice[..]).unwrap();
+    let mut out = bytes::BytesMut::from(&b"before"[..]);
+    assert_eq!(json_response(&mut out), Ok(len));
+    assert_eq!(out[..6], *b"before");
+    assert_eq!(out[6..], slice[..len]);
+    let mut end = bytes::BytesMut::new();
+    let mut trailers = TrailerWriter::new_in(&mut end).unwrap();
+    trailers.header(b"Checksum", b"abc").unwrap();
+    assert_eq!(trailers.finish(), Ok(end.len()));
+    assert_eq!(end[..], *b"0\r\nChecksum: abc\r\n\r\n");
+}
+
+#[test]
+fn a_refused_call_appends_nothing_to_a_growable_target() {
+    let mut out = std::vec::Vec::new();
+    let mut req = RequestWriter::new_in(&mut out, b"GET", b"/").unwrap();
+    req.header(b"Host", b"a").unwrap();
+    let before = req.written();
+    assert!(req.header(b"Bad Name", b"x").is_err());
+    assert!(req.header(b"Host", b"b").is_err());
+    assert!(req.content_length(1).and_then(|r| r.chunked()).is_err());
+    assert_eq!(req.written(), before + b"Content-Length: 1\r\n".len());
+    let len = req.finish().unwrap();
+    assert_eq!(out.len(), len);
+    assert_eq!(
+        out,
+        b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\n\r\n"
+    );
+    let mut parsed = crate::Request::new();
+    assert_eq!(
+        parsed.parse(&out),
+        Ok(crate::Status::Complete { head_len: len })
+    );
+}
+
+#[test]
+fn an_empty_response_too_big_for_the_buffer_reports_its_whole_length_and_writes_nothing() {
+    for status in 100..=599u16 {
+        let len = write_empty_response_in(&mut Measure, status).unwrap();
+        let mut out = std::vec::Vec::new();
+        assert_eq!(write_empty_response_in(&mut out, status), Ok(len));
+        assert_eq!(out.len(), len);
+        for room in [0, 1, len / 2, len - 1] {
+            let mut buf = vec![0u8; room];
+            assert_eq!(
+                write_empty_response(&mut buf, status),
+                Err(WriteError::BufferTooSmall { needed: len }),
+                "{status} in {room}"
+            );
+            assert!(buf.iter().all(|&b| b == 0), "{status} in {room}: written");
+        }
+    }
+}
+
+#[test]
+fn chunks_into_every_target_are_the_same_bytes() {
+    let mut slice = [0u8; 64];
+    let mut out = std::vec::Vec::new();
+    for len in [1usize, 15, 16, 300] {
+        let data = vec![b'x'; len];
+        let n = write_chunk(&mut slice, &data[..len.min(40)]).unwrap();
+        out.clear();
+        assert_eq!(write_chunk_in(&mut out, &data[..len.min(40)]), Ok(n));
+        assert_eq!(out, slice[..n]);
+        assert_eq!(write_chunk_in(&mut Measure, &data[..len.min(40)]), Ok(n));
+        let n = write_chunk_header(&mut slice, len as u64).unwrap();
+        out.clear();
+        assert_eq!(write_chunk_header_in(&mut out, len as u64), Ok(n));
+        assert_eq!(out, slice[..n]);
+        assert_eq!(write_chunk_header_in(&mut Measure, len as u64), Ok(n));
+    }
+    assert_eq!(write_chunk_in(&mut out, b""), Ok(0));
+    assert_eq!(
+        write_chunk_header_in(&mut out, 0),
+        Err(WriteError::EmptyChunk)
+    );
+    assert_eq!(out, b"12c\r\n", "the refusals appended nothing");
+}
+
+#[test]
+fn an_array_is_a_target_like_its_slice() {
+    let mut array = [0u8; 128];
+    let len = json_response(&mut array).unwrap();
+    let mut slice = [0u8; 128];
+    assert_eq!(json_response(&mut slice[..]), Ok(len));
+    assert_eq!(array, slice);
+    assert_eq!(
+        json_response(&mut [0u8; 16]),
+        Err(WriteError::BufferTooSmall { needed: 17 })
+    );
+}
