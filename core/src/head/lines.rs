@@ -81,11 +81,13 @@ impl<const N: usize> Head<N> {
                 break;
             }
             let next = match buf[i] {
-                // The LF would be the first byte over the limit, whether it has arrived or not.
-                b'\r' if i + 1 >= limit => return Err(self.too_large(kind)),
                 b'\r' => match buf.get(i + 1) {
+                    // The LF would be the first byte over the limit.
+                    Some(_) if i + 1 >= limit => return Err(self.too_large(kind)),
                     Some(b'\n') => i + 2,
                     Some(_) => return Err(Error::new(ErrorKind::BareCr, i + 1)),
+                    // The same, whether the LF has arrived or not.
+                    None if i + 1 >= limit => return Err(self.too_large(kind)),
                     None => {
                         self.scan_from = i as u32;
                         return Ok(None);

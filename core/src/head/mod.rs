@@ -95,7 +95,6 @@ pub(crate) struct Head<const N: usize> {
     /// One past the last byte the head may occupy.
     limit_end: u32,
     max_bytes: u32,
-    stored: u16,
     lines: u16,
     max_lines: u16,
     phase: Phase,
@@ -172,7 +171,6 @@ impl<const N: usize> Head<N> {
             scan_from: 0,
             limit_end: 0,
             max_bytes: byte_limit(kind, limits),
-            stored: 0,
             lines: 0,
             max_lines,
             phase: Phase::Leading,
@@ -196,7 +194,6 @@ impl<const N: usize> Head<N> {
         self.line_start = 0;
         self.scan_from = 0;
         self.limit_end = 0;
-        self.stored = 0;
         self.lines = 0;
         self.phase = Phase::Leading;
         self.empty_lines = 0;

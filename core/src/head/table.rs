@@ -35,7 +35,8 @@ impl<const N: usize> Head<N> {
     }
 
     pub(crate) fn fields(&self) -> &[Field] {
-        &self.fields[..self.stored as usize]
+        // Every line within the bound has a slot: `lines <= max_lines <= N`.
+        &self.fields[..(self.lines as usize).min(N)]
     }
 
     #[inline]
