@@ -350,18 +350,13 @@ impl fmt::Display for ErrorKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Error {
     kind: ErrorKind,
-    needed_slots: u16,
     offset: usize,
 }
 
 impl Error {
     #[inline]
     pub(crate) const fn new(kind: ErrorKind, offset: usize) -> Error {
-        Error {
-            kind,
-            needed_slots: 0,
-            offset,
-        }
+        Error { kind, offset }
     }
 
     /// The same error with its offset moved by `base`, for errors found in a piece of a stream.
@@ -407,21 +402,23 @@ impl Error {
     }
 
     /// For [`ErrorKind::FieldSlotsExhausted`], the number of field slots the message needs.
+    /// Always `None`: the parsers bound field lines by the smaller of
+    /// [`Limits::max_field_lines`](crate::Limits::max_field_lines) and their slots, so a line
+    /// past the slots is [`ErrorKind::TooManyFields`] and never needs a slot it lacks.
     pub const fn needed_slots(&self) -> Option<usize> {
-        match self.kind {
-            ErrorKind::FieldSlotsExhausted => Some(self.needed_slots as usize),
-            _ => None,
-        }
+        None
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at byte {}", self.kind.message(), self.offset)?;
-        if let Some(needed) = self.needed_slots() {
-            write!(f, ", the message needs {needed} field slots")?;
-        }
-        write!(f, " ({})", self.kind.rfc())
+        write!(
+            f,
+            "{} at byte {} ({})",
+            self.kind.message(),
+            self.offset,
+            self.kind.rfc()
+        )
     }
 }
 
