@@ -50,7 +50,9 @@ pub enum Status {
         head_len: usize,
     },
     /// The buffer ends before the head does: append bytes and call `parse` again with the
-    /// longer buffer. The parse resumes after the last complete line.
+    /// longer buffer. The parse resumes after the last complete line. Never returned for a
+    /// buffer that holds the head's whole byte limit: then no byte can complete it, and the
+    /// answer is the limit's error.
     Partial,
 }
 

@@ -97,6 +97,8 @@ fn a_head_that_fills_the_limit_without_its_end_fails_at_the_limit() {
     assert_eq!(res.parse(&response[..39]), Ok(Status::Partial));
     let err = res.parse(&response).unwrap_err();
     assert_eq!((err.kind(), err.offset()), (ErrorKind::HeadTooLarge, 40));
+    let over = [&response[..], b"\r"].concat();
+    assert_eq!(Response::with_limits(limits).parse(&over), Err(err));
     limits.max_trailer_bytes = 40;
     let trailer = fill(b"X: ", b"\r\n");
     let mut trailers = Trailers::with_limits(limits);
