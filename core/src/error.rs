@@ -191,6 +191,12 @@ macro_rules! paste_code {
     (BodyTooLarge) => {
         "body_too_large"
     };
+    (ParseAfterComplete) => {
+        "parse_after_complete"
+    };
+    (BufferShorterThanParsed) => {
+        "buffer_shorter_than_parsed"
+    };
 }
 
 error_kinds! {
@@ -279,9 +285,14 @@ error_kinds! {
     TargetTooLong => (414, "RFC 9110 15.5.15", "request-line longer than the head limit"),
     /// The head exceeds the head limit.
     HeadTooLarge => (431, "RFC 6585 5", "head larger than the limit"),
-    /// More field lines than the limit.
+    /// More field lines than the limit: the smaller of
+    /// [`Limits::max_field_lines`](crate::Limits::max_field_lines) and the parser's field slots.
     TooManyFields => (431, "RFC 6585 5", "more field lines than the limit"),
     /// More field lines than the parser has slots; [`Error::needed_slots`] says how many it needs.
+    /// [`Request`](crate::Request), [`Response`](crate::Response) and
+    /// [`Trailers`](crate::Trailers) bound field lines by the smaller of
+    /// [`Limits::max_field_lines`](crate::Limits::max_field_lines) and their slot count and
+    /// report [`TooManyFields`](Self::TooManyFields) past it, so they do not return this kind.
     FieldSlotsExhausted => (431, "RFC 6585 5", "more field lines than the parser has slots"),
     /// A chunk-size that is not 1*HEXDIG.
     InvalidChunkSize => (400, "RFC 9112 7.1", "invalid chunk-size"),
@@ -297,6 +308,15 @@ error_kinds! {
     TrailersTooLarge => (431, "RFC 9112 7.1.2", "trailer section larger than the limit"),
     /// A body longer than the limit.
     BodyTooLarge => (413, "RFC 9110 15.5.14", "body larger than the limit"),
+    /// A misuse of the parser, not a fault of the message: `parse` was called again after it
+    /// returned [`Status::Complete`](crate::Status::Complete), without `reset()` in between.
+    /// The offset is 0. Call `reset()` before parsing the next message.
+    ParseAfterComplete => (500, "httpspan API", "parse called after a complete head without reset()"),
+    /// A misuse of the parser, not a fault of the message: the buffer given to `parse` is
+    /// shorter than the bytes an earlier call already read (only the newly read bytes were
+    /// passed, say). The offset is the buffer's length. Pass the whole buffer from the message's
+    /// first byte on each call.
+    BufferShorterThanParsed => (500, "httpspan API", "buffer shorter than the bytes already parsed; pass the whole buffer from the message start"),
 }
 
 impl fmt::Display for ErrorKind {
@@ -330,26 +350,13 @@ impl fmt::Display for ErrorKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Error {
     kind: ErrorKind,
-    needed_slots: u16,
     offset: usize,
 }
 
 impl Error {
     #[inline]
     pub(crate) const fn new(kind: ErrorKind, offset: usize) -> Error {
-        Error {
-            kind,
-            needed_slots: 0,
-            offset,
-        }
-    }
-
-    pub(crate) const fn slots_exhausted(offset: usize, needed: u16) -> Error {
-        Error {
-            kind: ErrorKind::FieldSlotsExhausted,
-            needed_slots: needed,
-            offset,
-        }
+        Error { kind, offset }
     }
 
     /// The same error with its offset moved by `base`, for errors found in a piece of a stream.
@@ -375,7 +382,8 @@ impl Error {
         self.offset
     }
 
-    /// The status code a server should answer: 400, 413, 414, 431 or 505.
+    /// The status code a server should answer: 400, 413, 414, 431 or 505 for a fault of the
+    /// message; 500 for a misuse of the parser by the caller.
     #[inline]
     pub const fn status(&self) -> u16 {
         self.kind.status()
@@ -394,21 +402,23 @@ impl Error {
     }
 
     /// For [`ErrorKind::FieldSlotsExhausted`], the number of field slots the message needs.
+    /// Always `None`: the parsers bound field lines by the smaller of
+    /// [`Limits::max_field_lines`](crate::Limits::max_field_lines) and their slots, so a line
+    /// past the slots is [`ErrorKind::TooManyFields`] and never needs a slot it lacks.
     pub const fn needed_slots(&self) -> Option<usize> {
-        match self.kind {
-            ErrorKind::FieldSlotsExhausted => Some(self.needed_slots as usize),
-            _ => None,
-        }
+        None
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at byte {}", self.kind.message(), self.offset)?;
-        if let Some(needed) = self.needed_slots() {
-            write!(f, ", the message needs {needed} field slots")?;
-        }
-        write!(f, " ({})", self.kind.rfc())
+        write!(
+            f,
+            "{} at byte {} ({})",
+            self.kind.message(),
+            self.offset,
+            self.kind.rfc()
+        )
     }
 }
 

@@ -38,12 +38,20 @@ use layout::Spans;
 /// the outcome.
 pub const HEAD_WINDOW: usize = 65_536 + 8;
 
+/// The core's defaults with the policy's 64 field lines: the parsers here have 255 slots, which
+/// would otherwise bound field lines by default.
+pub const DEFAULT_LIMITS: Limits = {
+    let mut limits = Limits::DEFAULT;
+    limits.max_field_lines = 64;
+    limits
+};
+
 /// Builds [`Limits`] from the numbers the JavaScript side validated, in this order:
 /// `maxHeadBytes`, `maxFieldLines`, `maxChunkExtBytes`, `maxTrailerBytes`, `maxBodyBytes`
 /// (negative for none), then the leniency flags as bits. Missing numbers keep their defaults;
 /// numbers out of range saturate.
 pub fn limits_from(numbers: &[f64]) -> Limits {
-    let mut limits = Limits::DEFAULT;
+    let mut limits = DEFAULT_LIMITS;
     let get = |i: usize| numbers.get(i).copied().filter(|n| *n >= 0.0);
     if let Some(n) = get(0) {
         limits.max_head_bytes = n as u16;

@@ -193,11 +193,9 @@ fn limits_come_from_numbers_in_order_and_negative_means_default() {
         ),
         (100, 3, 10, 20, Some(1000))
     );
-    assert_eq!(
-        limits_from(&[-1.0, -1.0, -1.0, -1.0, -1.0]),
-        Limits::DEFAULT
-    );
-    assert_eq!(limits_from(&[]), Limits::DEFAULT);
+    assert_eq!(limits_from(&[-1.0, -1.0, -1.0, -1.0, -1.0]), DEFAULT_LIMITS);
+    assert_eq!(limits_from(&[]), DEFAULT_LIMITS);
+    assert_eq!(DEFAULT_LIMITS.max_field_lines, 64);
     assert_eq!(limits_from(&[1e9]).max_head_bytes, u16::MAX, "saturates");
     let spans = {
         let mut parser = HeadParser::new(false, &[-1.0, 1.0]);

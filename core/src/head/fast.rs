@@ -107,7 +107,7 @@ impl<const N: usize> Head<N> {
         }
         // The bytes the head may occupy: a line is accepted only if its LF is among them.
         let head = &buf[..buf.len().min(self.limit_end as usize)];
-        let (mut lines, mut stored) = (self.lines, self.stored as usize);
+        let mut lines = self.lines;
         // The cursor in a local, written back at the exit: where this function is a call (the
         // wasm module), its cached block then lives in locals rather than behind a pointer.
         let mut blocks = *shared;
@@ -175,20 +175,18 @@ impl<const N: usize> Head<N> {
                     break Err(e);
                 }
             }
-            lines += 1;
             let field = Field {
                 name: Span::from_range(pos, colon),
                 value: Span::from_range(value_start, value_end),
                 known,
             };
-            self.store_in_slot(stored, field, pos);
-            stored += usize::from(stored < N);
+            self.store_in_slot(lines as usize, field);
+            lines += 1;
             pos = cr + 2;
             clean_to = pos;
         };
         *shared = blocks;
         self.lines = lines;
-        self.stored = stored as u16;
         self.line_start = pos as u32;
         self.scan_from = clean_to.min(head.len()) as u32;
         if outcome? {

@@ -54,15 +54,13 @@ impl<const N: usize> Head<N> {
             )?;
         }
 
-        self.lines += 1;
         let field = Field {
             name: Span::from_range(pos, pos + name_len),
             value: Span::from_range(pos + value_start, pos + value_end),
             known,
         };
-        let slot = self.stored as usize;
-        self.store_in_slot(slot, field, pos);
-        self.stored += u16::from(slot < N);
+        self.store_in_slot(self.lines as usize, field);
+        self.lines += 1;
         Ok(())
     }
 
