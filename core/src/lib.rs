@@ -105,16 +105,18 @@ pub mod codec;
 mod error;
 mod framing;
 mod head;
+#[cfg(feature = "http")]
+mod http_conv;
 mod known;
 mod limits;
 mod request;
 mod response;
 mod scan;
+#[cfg(feature = "tower")]
+pub mod serve;
 mod span;
 pub mod stream;
 mod syntax;
-#[cfg(feature = "http")]
-pub mod to_http;
 mod trailers;
 mod validate;
 mod writer;
@@ -131,6 +133,8 @@ pub use chunked::{Chunk, ChunkedDecoder};
 pub use error::{Error, ErrorKind};
 pub use framing::Framing;
 pub use head::{unfold, Field, Status, Unfolded};
+#[cfg(feature = "http")]
+pub use http_conv::{from_http, to_http};
 pub use known::KnownHeader;
 pub use limits::{Leniency, Limits};
 pub use request::Request;

@@ -1,0 +1,383 @@
+//! An axum `Router` served by `httpspan::serve::serve_connection` over 127.0.0.1, driven by
+//! raw std clients: a GET, a chunked request body echoed back while it streams, a streamed
+//! response, HEAD, keep-alive and pipelining, trailers both ways, 100-continue and a malformed
+//! request.
+//!
+//! Every socket has a read timeout, so a server that stops answering fails the test instead of
+//! hanging it.
+
+use std::convert::Infallible;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::pin::Pin;
+use std::sync::OnceLock;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::routing::{get, post};
+use axum::Router;
+use http_body::Frame;
+use httpspan::serve::{serve_connection, Options};
+use httpspan::stream::{Decoder, Event, DEFAULT_BUFFER_LEN};
+
+/// How long a client waits for any answer before the test fails.
+const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A response body of three data frames and a trailer field, of unknown length.
+struct Countdown {
+    left: u8,
+}
+
+impl http_body::Body for Countdown {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        let frame = match self.left {
+            0 => return Poll::Ready(None),
+            1 => {
+                let mut trailers = http::HeaderMap::new();
+                trailers.insert("x-count", http::HeaderValue::from_static("3"));
+                Frame::trailers(trailers)
+            }
+            n => Frame::data(Bytes::from(format!("{}...", n - 1))),
+        };
+        self.left -= 1;
+        Poll::Ready(Some(Ok(frame)))
+    }
+}
+
+fn app() -> Router {
+    Router::new()
+        .route("/", get(|| async { "hello" }))
+        .route("/echo", post(|body: Body| async move { body }))
+        .route(
+            "/countdown",
+            get(|| async { Body::new(Countdown { left: 4 }) }),
+        )
+        .route(
+            "/headers",
+            get(|req: http::Request<Body>| async move {
+                let names = req.extensions().get::<httpspan::to_http::OriginalNames>();
+                let names: Vec<String> = names
+                    .into_iter()
+                    .flat_map(|n| n.iter())
+                    .map(|n| String::from_utf8_lossy(n).into_owned())
+                    .collect();
+                names.join(",")
+            }),
+        )
+}
+
+/// The server, started once for all tests on a free port, on its own thread and runtime.
+fn server() -> SocketAddr {
+    static ADDR: OnceLock<SocketAddr> = OnceLock::new();
+    *ADDR.get_or_init(|| {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let addr = listener.local_addr().unwrap();
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+                let app = app();
+                loop {
+                    let (socket, _) = listener.accept().await.unwrap();
+                    let app = app.clone();
+                    // `tokio::spawn` needs a `Send` future: users spawn it the same way.
+                    tokio::spawn(async move {
+                        let _ = serve_connection(socket, app, Options::default().keep_names(true))
+                            .await;
+                    });
+                }
+            });
+        });
+        addr
+    })
+}
+
+fn connect() -> TcpStream {
+    let stream = TcpStream::connect(server()).expect("connect");
+    stream.set_read_timeout(Some(TIMEOUT)).unwrap();
+    stream.set_nodelay(true).unwrap();
+    stream
+}
+
+/// One answer: status, head as sent, body, trailer section as sent.
+#[derive(Debug, Default)]
+struct Answer {
+    status: u16,
+    head: String,
+    body: Vec<u8>,
+    trailers: String,
+}
+
+impl Answer {
+    /// The value of the field `name` (lower-case), if the head has it.
+    fn field(&self, name: &str) -> Option<&str> {
+        self.head.split("\r\n").find_map(|line| {
+            let (n, v) = line.split_once(": ")?;
+            n.eq_ignore_ascii_case(name).then_some(v)
+        })
+    }
+}
+
+/// The complete responses at the start of `wire`, and whether the last one ends the stream.
+fn decode_answers(wire: &[u8], head_request: bool) -> Vec<Answer> {
+    let mut decoder = Decoder::for_responses(vec![0u8; DEFAULT_BUFFER_LEN]);
+    let mut answers = Vec::new();
+    let mut rest = wire;
+    let mut current = Answer::default();
+    if head_request {
+        decoder.set_request_method(b"HEAD");
+    }
+    loop {
+        let (used, event) = decoder.decode(rest).expect("valid responses");
+        match event {
+            Event::Head => {
+                current.status = decoder.response().unwrap().status();
+                current.head = String::from_utf8(decoder.head_bytes().to_vec()).unwrap();
+            }
+            Event::Body(range) => current.body.extend_from_slice(&rest[range]),
+            Event::Trailers => {
+                current.trailers = String::from_utf8(decoder.trailer_bytes().to_vec()).unwrap()
+            }
+            Event::MessageEnd => answers.push(std::mem::take(&mut current)),
+            Event::NeedMore | Event::Closed => return answers,
+            _ => {}
+        }
+        rest = &rest[used..];
+    }
+}
+
+/// Reads until `n` answers are complete (the connection stays open).
+fn read_answers(stream: &mut TcpStream, n: usize, head_request: bool) -> Vec<Answer> {
+    let mut wire = Vec::new();
+    let mut piece = [0u8; 4096];
+    loop {
+        let got = decode_answers(&wire, head_request);
+        if got.len() >= n {
+            return got;
+        }
+        let len = stream.read(&mut piece).expect("an answer in time");
+        assert!(len > 0, "closed after {} answers of {n}", got.len());
+        wire.extend_from_slice(&piece[..len]);
+    }
+}
+
+/// Reads until `wire` ends with `end`.
+fn read_until(stream: &mut TcpStream, wire: &mut Vec<u8>, end: &[u8]) {
+    let mut piece = [0u8; 4096];
+    while !wire.ends_with(end) {
+        let len = stream.read(&mut piece).expect("bytes in time");
+        assert!(len > 0, "closed before {:?}", String::from_utf8_lossy(end));
+        wire.extend_from_slice(&piece[..len]);
+    }
+}
+
+#[test]
+fn get_is_answered_with_a_content_length() {
+    let mut stream = connect();
+    stream
+        .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
+    let [answer] = <[Answer; 1]>::try_from(read_answers(&mut stream, 1, false)).unwrap();
+    assert_eq!(answer.status, 200);
+    assert_eq!(answer.body, b"hello");
+    assert_eq!(answer.field("content-length"), Some("5"));
+    assert_eq!(answer.field("transfer-encoding"), None);
+}
+
+#[test]
+fn a_chunked_request_body_is_echoed_while_it_streams() {
+    let mut stream = connect();
+    stream
+        .write_all(
+            b"POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
+        )
+        .unwrap();
+    // The first chunk comes back before the rest of the request is sent: the body was not
+    // buffered whole on either side.
+    let mut wire = Vec::new();
+    read_until(&mut stream, &mut wire, b"5\r\nhello\r\n");
+    let head = String::from_utf8_lossy(&wire).into_owned();
+    assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
+    assert!(
+        head.contains("\r\ntransfer-encoding: chunked\r\n")
+            || head.contains("\r\nTransfer-Encoding: chunked\r\n"),
+        "{head}"
+    );
+    stream
+        .write_all(b"6\r\n world\r\n0\r\nX-Sum: 11\r\n\r\n")
+        .unwrap();
+    read_until(&mut stream, &mut wire, b"\r\n\r\n");
+    // The request's trailer section went through the service as a trailers frame.
+    assert!(
+        wire.ends_with(b"6\r\n world\r\n0\r\nx-sum: 11\r\n\r\n"),
+        "{}",
+        String::from_utf8_lossy(&wire)
+    );
+    // The connection is kept for the next request.
+    stream
+        .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
+    assert_eq!(read_answers(&mut stream, 1, false)[0].body, b"hello");
+}
+
+#[test]
+fn a_content_length_body_is_echoed_with_its_length() {
+    let mut stream = connect();
+    stream
+        .write_all(b"POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\nping")
+        .unwrap();
+    let answers = read_answers(&mut stream, 1, false);
+    assert_eq!(answers[0].body, b"ping");
+    // The request body's exact size hint became the response's Content-Length.
+    assert_eq!(answers[0].field("content-length"), Some("4"));
+}
+
+#[test]
+fn a_streamed_response_is_chunked_with_its_trailers() {
+    let mut stream = connect();
+    stream
+        .write_all(b"GET /countdown HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
+    let mut wire = Vec::new();
+    read_until(&mut stream, &mut wire, b"0\r\nx-count: 3\r\n\r\n");
+    let text = String::from_utf8(wire.clone()).unwrap();
+    assert!(
+        text.ends_with("Transfer-Encoding: chunked\r\n\r\n4\r\n3...\r\n4\r\n2...\r\n4\r\n1...\r\n0\r\nx-count: 3\r\n\r\n"),
+        "{text}"
+    );
+    let answer = &decode_answers(&wire, false)[0];
+    assert_eq!(answer.body, b"3...2...1...");
+    assert_eq!(answer.trailers, "x-count: 3\r\n\r\n");
+}
+
+#[test]
+fn head_gets_no_body_and_the_connection_goes_on() {
+    let mut stream = connect();
+    stream
+        .write_all(b"HEAD / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
+    let mut wire = Vec::new();
+    read_until(&mut stream, &mut wire, b"hello");
+    let text = String::from_utf8(wire).unwrap();
+    // The HEAD answer's head is followed directly by the GET's answer.
+    let (head, get) = text.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{text}");
+    assert!(
+        !head.to_ascii_lowercase().contains("transfer-encoding"),
+        "{text}"
+    );
+    assert!(get.starts_with("HTTP/1.1 200 OK\r\n"), "{text}");
+    assert!(get.ends_with("\r\n\r\nhello"), "{text}");
+}
+
+#[test]
+fn keep_alive_and_pipelined_requests_are_answered_in_order() {
+    let mut stream = connect();
+    stream
+        .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
+    assert_eq!(read_answers(&mut stream, 1, false)[0].body, b"hello");
+    let mut wire = Vec::new();
+    for i in 0..10 {
+        wire.extend_from_slice(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+        let body = format!("request {i}");
+        let post = format!(
+            "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        wire.extend_from_slice(post.as_bytes());
+    }
+    stream.write_all(&wire).unwrap();
+    let answers = read_answers(&mut stream, 20, false);
+    for i in 0..10 {
+        assert_eq!(answers[2 * i].body, b"hello");
+        assert_eq!(answers[2 * i + 1].body, format!("request {i}").as_bytes());
+    }
+}
+
+#[test]
+fn connection_close_is_honoured() {
+    let mut stream = connect();
+    stream
+        .write_all(b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut wire = Vec::new();
+    stream.read_to_end(&mut wire).expect("closed in time");
+    let answers = decode_answers(&wire, false);
+    assert_eq!(answers.len(), 1);
+    assert_eq!(answers[0].field("connection"), Some("close"));
+}
+
+#[test]
+fn a_malformed_request_is_answered_400_and_closed() {
+    let mut stream = connect();
+    stream
+        .write_all(b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")
+        .unwrap();
+    let mut wire = Vec::new();
+    stream.read_to_end(&mut wire).expect("closed in time");
+    assert_eq!(
+        String::from_utf8(wire).unwrap(),
+        "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+    );
+}
+
+#[test]
+fn a_malformed_chunk_is_answered_400() {
+    let mut stream = connect();
+    stream
+        .write_all(b"POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
+        .unwrap();
+    let mut wire = Vec::new();
+    stream.read_to_end(&mut wire).expect("closed in time");
+    let text = String::from_utf8(wire).unwrap();
+    // Found before the echo's head is out (the usual case: the bad chunk arrives with the
+    // head), the error's status is the answer; found after, the close alone says it: the
+    // chunked body has no last chunk.
+    if text.starts_with("HTTP/1.1 200 OK\r\n") {
+        let (_, body) = text.split_once("\r\n\r\n").unwrap();
+        assert!(!body.contains("0\r\n\r\n"), "{text}");
+    } else {
+        assert_eq!(
+            text,
+            "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+        );
+    }
+}
+
+#[test]
+fn expect_continue_is_answered_when_the_body_is_read() {
+    let mut stream = connect();
+    stream
+        .write_all(
+            b"POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n",
+        )
+        .unwrap();
+    let mut wire = Vec::new();
+    read_until(&mut stream, &mut wire, b"HTTP/1.1 100 Continue\r\n\r\n");
+    stream.write_all(b"abc").unwrap();
+    read_until(&mut stream, &mut wire, b"abc");
+}
+
+#[test]
+fn names_keep_their_spelling_when_asked() {
+    let mut stream = connect();
+    stream
+        .write_all(b"GET /headers HTTP/1.1\r\nHost: a\r\nX-Trace-ID: 1\r\n\r\n")
+        .unwrap();
+    assert_eq!(
+        read_answers(&mut stream, 1, false)[0].body,
+        b"Host,X-Trace-ID"
+    );
+}
