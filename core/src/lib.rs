@@ -87,11 +87,14 @@
 //! - `tokio` (off): the module `codec`, a `tokio_util` codec for servers: requests as heads over frozen
 //!   `bytes::Bytes` and body data as `Bytes` slices, no body copies; answers written with
 //!   [`ResponseWriter`]. See `examples/tokio_server.rs`.
-//! - `http` (off): the module `to_http`, conversions of parsed heads into the `http` crate's
-//!   `request::Parts`, `response::Parts` and `HeaderMap` (these allocate). See
-//!   `examples/http_parts.rs`.
+//! - `http` (off): the modules `to_http`, conversions of parsed heads into the `http` crate's
+//!   `request::Parts`, `response::Parts` and `HeaderMap`, and `from_http`, the way back to wire
+//!   bytes through the writers (these allocate). See `examples/http_parts.rs`.
+//! - `tower` (off, with `tokio` and `http`): the module `serve`, which serves a tower `Service`
+//!   (an axum `Router`, for instance) over a connection with the codec, bodies streamed as
+//!   `http_body::Body`.
 //!
-//! Without `tokio` and `http` the crate has no dependencies.
+//! Without `tokio`, `http` and `tower` the crate has no dependencies.
 
 #![no_std]
 #![deny(missing_docs)]

@@ -273,6 +273,8 @@ fn head_gets_no_body_and_the_connection_goes_on() {
     // The HEAD answer's head is followed directly by the GET's answer.
     let (head, get) = text.split_once("\r\n\r\n").unwrap();
     assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{text}");
+    // It says what a GET would get.
+    assert!(head.ends_with("\r\nContent-Length: 5"), "{text}");
     assert!(
         !head.to_ascii_lowercase().contains("transfer-encoding"),
         "{text}"

@@ -36,7 +36,7 @@
 //! let head = request_head(&parts, BodyFraming::Length(2))?;
 //! assert_eq!(
 //!     head,
-//!     b"POST http://example.com/items HTTP/1.1\r\nhost: example.com\r\n\
+//!     b"POST http://example.com/items HTTP/1.1\r\nHost: example.com\r\n\
 //!       content-type: application/json\r\nContent-Length: 2\r\n\r\n"
 //! );
 //!
@@ -302,10 +302,9 @@ pub fn write_request_head(
         version,
     )?;
     if version == Version::Http11 && !parts.headers.contains_key(header::HOST) {
+        // A URI with userinfo is refused with the target, so the authority is the host.
         if let Some(authority) = parts.uri.authority() {
-            // The Host field carries no userinfo (RFC 9110 7.2).
-            let host = authority.as_str().rsplit('@').next().unwrap_or_default();
-            writer.header(b"Host", host.as_bytes())?;
+            writer.header(b"Host", authority.as_str().as_bytes())?;
         }
     }
     let names = parts.extensions.get::<OriginalNames>();

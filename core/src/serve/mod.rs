@@ -1,9 +1,9 @@
 //! Serving a tower [`Service`] over one HTTP/1.1 connection with
-//! [`ServerCodec`](crate::codec::ServerCodec) (feature `tower`): an axum `Router`, a
+//! [`ServerCodec`] (feature `tower`): an axum `Router`, a
 //! `tower::ServiceBuilder` stack, anything that takes `http::Request<RequestBody>` and answers
 //! `http::Response<B>` with `B: http_body::Body`.
 //!
-//! - The request head is converted with [`to_http`](crate::to_http) (optionally keeping the
+//! - The request head is converted with [`to_http`] (optionally keeping the
 //!   names' spelling, [`Options::keep_names`]); its body is a [`RequestBody`], streamed: each
 //!   data frame the codec decodes is handed to the service as it arrives, and the socket is
 //!   read again only once the service has taken it. A chunked body's trailers come as a
@@ -23,19 +23,21 @@
 //! use axum::{routing::get, Router};
 //! use httpspan::serve::{serve_connection, Options};
 //!
-//! #[tokio::main(flavor = "current_thread")]
-//! async fn main() -> std::io::Result<()> {
+//! fn main() -> std::io::Result<()> {
 //!     let app = Router::new().route("/", get(|| async { "hello" }));
-//!     let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-//!     loop {
-//!         let (socket, _) = listener.accept().await?;
-//!         let app = app.clone();
-//!         tokio::spawn(async move {
-//!             if let Err(e) = serve_connection(socket, app, Options::default()).await {
-//!                 eprintln!("connection: {e}");
-//!             }
-//!         });
-//!     }
+//!     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+//!     runtime.block_on(async {
+//!         let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//!         loop {
+//!             let (socket, _) = listener.accept().await?;
+//!             let app = app.clone();
+//!             tokio::spawn(async move {
+//!                 if let Err(e) = serve_connection(socket, app, Options::default()).await {
+//!                     eprintln!("connection: {e}");
+//!                 }
+//!             });
+//!         }
+//!     })
 //! }
 //! ```
 //!
