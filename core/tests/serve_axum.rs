@@ -383,3 +383,163 @@ fn names_keep_their_spelling_when_asked() {
         b"Host,X-Trace-ID"
     );
 }
+
+#[test]
+fn a_large_body_streams_both_ways_at_once() {
+    let mut stream = connect();
+    let body: Vec<u8> = (0..2_000_000u32).map(|i| b'a' + (i % 26) as u8).collect();
+    let head = format!(
+        "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    // The echo answers while the request is still arriving: the client writes from a thread
+    // of its own, or both sides would wait for the other to read.
+    let mut writer = stream.try_clone().unwrap();
+    let sent = body.clone();
+    let sender = std::thread::spawn(move || {
+        writer.write_all(head.as_bytes()).unwrap();
+        for piece in sent.chunks(10_000) {
+            writer.write_all(piece).unwrap();
+        }
+    });
+    let answers = read_answers(&mut stream, 1, false);
+    sender.join().unwrap();
+    assert_eq!(answers[0].field("content-length"), Some("2000000"));
+    assert!(answers[0].body == body, "the echo differs");
+}
+
+/// Serves one connection's worth of `input` with `service` over an in-memory pipe and returns
+/// what the server wrote and how it ended.
+fn serve_bytes<S, B>(service: S, input: &[u8]) -> (String, Result<(), httpspan::serve::ServeError>)
+where
+    S: tower_service::Service<
+            http::Request<httpspan::serve::RequestBody>,
+            Response = http::Response<B>,
+        > + Send
+        + 'static,
+    S::Future: Send,
+    S::Error: Into<httpspan::serve::BoxError>,
+    B: http_body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<httpspan::serve::BoxError>,
+{
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let (mut client, server) = tokio::io::duplex(64 * 1024);
+        let served = tokio::spawn(serve_connection(server, service, Options::default()));
+        client.write_all(input).await.unwrap();
+        client.shutdown().await.unwrap();
+        let mut out = Vec::new();
+        tokio::time::timeout(TIMEOUT, client.read_to_end(&mut out))
+            .await
+            .expect("the server closes in time")
+            .unwrap();
+        (String::from_utf8(out).unwrap(), served.await.unwrap())
+    })
+}
+
+/// A service that answers every request from `respond`.
+#[derive(Clone)]
+struct Answering<F>(F);
+
+impl<F, B> tower_service::Service<http::Request<httpspan::serve::RequestBody>> for Answering<F>
+where
+    F: Fn() -> Result<http::Response<B>, std::io::Error>,
+{
+    type Response = http::Response<B>;
+    type Error = std::io::Error;
+    type Future = std::future::Ready<Result<http::Response<B>, std::io::Error>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), std::io::Error>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, _: http::Request<httpspan::serve::RequestBody>) -> Self::Future {
+        std::future::ready((self.0)())
+    }
+}
+
+#[test]
+fn a_failing_service_is_answered_500() {
+    let service = Answering(|| -> Result<http::Response<String>, _> {
+        Err(std::io::Error::other("backend down"))
+    });
+    let (out, end) = serve_bytes(service, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    assert_eq!(
+        out,
+        "HTTP/1.1 500 Internal Server Error\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+    );
+    assert!(matches!(end, Err(httpspan::serve::ServeError::Service(_))));
+}
+
+#[test]
+fn a_body_shorter_than_its_content_length_closes_the_connection() {
+    let service = Answering(|| {
+        Ok(http::Response::builder()
+            .header("content-length", "10")
+            .body(String::from("short"))
+            .unwrap())
+    });
+    let (out, end) = serve_bytes(
+        service,
+        b"GET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n",
+    );
+    // The head and the bytes there are, then the close: the client sees a truncated body,
+    // never a second answer read out of the wrong place.
+    assert_eq!(out, "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort");
+    assert!(matches!(end, Err(httpspan::serve::ServeError::BodyLength)));
+}
+
+#[test]
+fn an_invalid_response_field_is_answered_500() {
+    let service = Answering(|| {
+        Ok(http::Response::builder()
+            .header("x-bad", http::HeaderValue::from_static(" padded"))
+            .body(String::new())
+            .unwrap())
+    });
+    let (out, end) = serve_bytes(service, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    assert!(out.starts_with("HTTP/1.1 500 "), "{out}");
+    assert!(matches!(end, Err(httpspan::serve::ServeError::Response(_))));
+}
+
+#[test]
+fn responses_without_content_send_no_body_or_framing() {
+    let service = Answering(|| {
+        Ok(http::Response::builder()
+            .status(204)
+            .header("content-length", "3")
+            .body(String::new())
+            .unwrap())
+    });
+    let (out, end) = serve_bytes(
+        service,
+        b"GET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n",
+    );
+    assert_eq!(out, "HTTP/1.1 204 No Content\r\n\r\n".repeat(2));
+    assert!(end.is_ok(), "{end:?}");
+}
+
+#[test]
+fn the_connection_closes_after_a_101() {
+    let service = Answering(|| {
+        Ok(http::Response::builder()
+            .status(101)
+            .header("upgrade", "websocket")
+            .body(String::new())
+            .unwrap())
+    });
+    let (out, end) = serve_bytes(
+        service,
+        b"GET / HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: upgrade\r\n\r\n\x81\x00",
+    );
+    assert_eq!(
+        out,
+        "HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\n\r\n"
+    );
+    assert!(end.is_ok(), "{end:?}");
+}

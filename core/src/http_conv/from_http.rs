@@ -23,7 +23,8 @@
 //! **Host.** An HTTP/1.1 request whose map has no Host gets one from the URI's authority,
 //! first among the fields.
 //!
-//! These functions allocate only for the fields' order and the returned `Vec`.
+//! These functions allocate: the fields' write order, an absolute-form target, and the
+//! returned `Vec` where there is one.
 //!
 //! ```
 //! use httpspan::from_http::{request_head, BodyFraming};

@@ -42,6 +42,8 @@
 //! ```
 //!
 //! There is no idle timeout: wrap the call in `tokio::time::timeout` where one is needed.
+//! Upgrades are not served: the connection closes after a 101 response. Trailers reach the
+//! client only with a chunked body; with a Content-Length they are dropped.
 
 mod body;
 mod respond;

@@ -35,6 +35,8 @@ pub(super) struct BodyEncoder {
     /// Bytes still due under a Content-Length.
     remaining: u64,
     trailers: Option<HeaderMap>,
+    /// The connection closes after the response.
+    close: bool,
 }
 
 impl BodyEncoder {
@@ -43,9 +45,9 @@ impl BodyEncoder {
         !self.send
     }
 
-    /// Whether the body's end is the connection's close.
+    /// Whether the connection closes after this response.
     pub(super) fn closes(&self) -> bool {
-        self.send && self.framing == BodyFraming::None
+        self.close
     }
 
     /// Appends body data.
@@ -185,6 +187,8 @@ pub(super) fn head(
         send,
         remaining,
         trailers: None,
+        // After a 101 the bytes are another protocol's, which this server does not speak.
+        close: close || parts.status == StatusCode::SWITCHING_PROTOCOLS,
     })
 }
 
