@@ -543,3 +543,25 @@ fn the_connection_closes_after_a_101() {
     );
     assert!(end.is_ok(), "{end:?}");
 }
+
+#[test]
+fn a_chunked_response_stays_chunked_whatever_its_size_hint() {
+    let service = Answering(|| {
+        Ok(http::Response::builder()
+            .header("transfer-encoding", "chunked")
+            .body(String::from("abc"))
+            .unwrap())
+    });
+    let (out, end) = serve_bytes(
+        service,
+        b"GET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.0\r\n\r\n",
+    );
+    // To HTTP/1.1, chunked as the map says; to HTTP/1.0, which cannot read chunks, the
+    // body's exact length (and the close the request asked for).
+    assert_eq!(
+        out,
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n\
+         HTTP/1.1 200 OK\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc"
+    );
+    assert!(end.is_ok(), "{end:?}");
+}

@@ -136,9 +136,10 @@ impl BodyEncoder {
 /// - 1xx and 204: no framing field and no body (a Content-Length in the map is dropped);
 /// - 304 and responses to HEAD: the map's Content-Length (or, for HEAD, an exact size hint) is
 ///   written and no body is sent;
-/// - otherwise the map's Content-Length, checked against the bytes the body gives; else an
-///   exact size hint as Content-Length; else chunked; else, to an HTTP/1.0 client, a body that
-///   ends when the connection closes.
+/// - otherwise the map's Content-Length, checked against the bytes the body gives; else the
+///   map's `Transfer-Encoding: chunked`; else an exact size hint as Content-Length; else
+///   chunked; to an HTTP/1.0 client, instead of chunked, a body that ends when the connection
+///   closes.
 pub(super) fn head(
     parts: &mut http::response::Parts,
     hint: &SizeHint,
@@ -158,10 +159,15 @@ pub(super) fn head(
     }
     let send = !(no_content || answering.head || parts.status == StatusCode::NOT_MODIFIED);
     let stated = BodyFraming::from_headers(&parts.headers)?;
+    if stated == BodyFraming::Chunked && !answering.http11 {
+        // An HTTP/1.0 client cannot read chunks: the body ends with the connection instead.
+        parts.headers.remove(header::TRANSFER_ENCODING);
+    }
     let framing = match stated {
         BodyFraming::Length(n) => BodyFraming::Length(n),
         _ if no_content => BodyFraming::None,
         _ if parts.status == StatusCode::NOT_MODIFIED => BodyFraming::None,
+        BodyFraming::Chunked if send && answering.http11 => BodyFraming::Chunked,
         _ => match hint.exact() {
             Some(n) if !answering.head || n > 0 => BodyFraming::Length(n),
             _ if !send => BodyFraming::None,
