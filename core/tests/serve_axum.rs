@@ -565,3 +565,41 @@ fn a_chunked_response_stays_chunked_whatever_its_size_hint() {
     );
     assert!(end.is_ok(), "{end:?}");
 }
+
+#[test]
+fn a_304_announces_its_length_and_sends_nothing() {
+    let service = Answering(|| {
+        Ok(http::Response::builder()
+            .status(304)
+            .header("content-length", "7")
+            .body(String::new())
+            .unwrap())
+    });
+    let (out, end) = serve_bytes(
+        service,
+        b"GET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n",
+    );
+    assert_eq!(
+        out,
+        "HTTP/1.1 304 Not Modified\r\nContent-Length: 7\r\n\r\n".repeat(2)
+    );
+    assert!(end.is_ok(), "{end:?}");
+}
+
+#[test]
+fn a_head_over_the_limit_is_answered_with_the_codecs_status() {
+    let mut stream = connect();
+    let big = format!(
+        "GET / HTTP/1.1\r\nHost: a\r\nX-Big: {}\r\n\r\n",
+        "v".repeat(100_000)
+    );
+    // The server may close before it has read everything: a failed write is not the test's.
+    let _ = stream.write_all(big.as_bytes());
+    let mut wire = Vec::new();
+    let _ = stream.read_to_end(&mut wire);
+    let text = String::from_utf8(wire).unwrap();
+    assert!(
+        text.starts_with("HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n"),
+        "{text}"
+    );
+}

@@ -41,7 +41,9 @@
 //! }
 //! ```
 //!
-//! There is no idle timeout: wrap the call in `tokio::time::timeout` where one is needed.
+//! There is no idle timeout: wrap the call in `tokio::time::timeout` where one is needed (after
+//! an error's answer, too, the connection reads and drops what the client still sends, up to
+//! 256 KiB, until the client closes, so that the answer is not lost to a reset).
 //! Upgrades are not served: the connection closes after a 101 response. Trailers reach the
 //! client only with a chunked body; with a Content-Length they are dropped.
 
@@ -190,6 +192,9 @@ const HIGH_WATER: usize = 64 * 1024;
 /// Read buffer room asked for before each read.
 const READ_ROOM: usize = 8 * 1024;
 
+/// How many bytes are read and dropped after an error's answer before the connection closes.
+const LINGER_BYTES: usize = 256 * 1024;
+
 /// `Expect: 100-continue`'s interim answer.
 const CONTINUE: &[u8] = b"HTTP/1.1 100 Continue\r\n\r\n";
 
@@ -230,6 +235,28 @@ where
     // The answer to an error, then a clean close; a failure here adds nothing to report.
     let _ = poll_fn(|cx| conn.poll_write_out(cx)).await;
     let _ = poll_fn(|cx| core::pin::Pin::new(&mut conn.io).poll_shutdown(cx)).await;
+    if result.is_err() && !conn.eof {
+        // Closing with unread bytes makes the kernel reset the connection, which can destroy
+        // the answer before the client reads it: what the client still sends is read and
+        // dropped first, up to a bound.
+        conn.input.clear();
+        let mut dropped = 0;
+        while dropped < LINGER_BYTES {
+            conn.input.reserve(READ_ROOM);
+            let read = poll_fn(|cx| {
+                tokio_util::io::poll_read_buf(
+                    core::pin::Pin::new(&mut conn.io),
+                    cx,
+                    &mut conn.input,
+                )
+            });
+            match read.await {
+                Ok(n) if n > 0 => dropped += n,
+                _ => break,
+            }
+            conn.input.clear();
+        }
+    }
     result
 }
 
