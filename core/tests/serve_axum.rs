@@ -442,7 +442,22 @@ where
     })
 }
 
-/// A service that answers every request from `respond`.
+/// A service that answers every request with `status`, one field and `body`.
+fn answer_with(
+    status: u16,
+    (name, value): (&'static str, &'static str),
+    body: &'static str,
+) -> Answering<impl Fn() -> Result<http::Response<String>, std::io::Error> + Clone> {
+    Answering(move || {
+        Ok(http::Response::builder()
+            .status(status)
+            .header(name, value)
+            .body(String::from(body))
+            .unwrap())
+    })
+}
+
+/// A service that answers every request from its function.
 #[derive(Clone)]
 struct Answering<F>(F);
 
@@ -478,12 +493,7 @@ fn a_failing_service_is_answered_500() {
 
 #[test]
 fn a_body_shorter_than_its_content_length_closes_the_connection() {
-    let service = Answering(|| {
-        Ok(http::Response::builder()
-            .header("content-length", "10")
-            .body(String::from("short"))
-            .unwrap())
-    });
+    let service = answer_with(200, ("content-length", "10"), "short");
     let (out, end) = serve_bytes(
         service,
         b"GET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n",
@@ -496,12 +506,7 @@ fn a_body_shorter_than_its_content_length_closes_the_connection() {
 
 #[test]
 fn an_invalid_response_field_is_answered_500() {
-    let service = Answering(|| {
-        Ok(http::Response::builder()
-            .header("x-bad", http::HeaderValue::from_static(" padded"))
-            .body(String::new())
-            .unwrap())
-    });
+    let service = answer_with(200, ("x-bad", " padded"), "");
     let (out, end) = serve_bytes(service, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
     assert!(out.starts_with("HTTP/1.1 500 "), "{out}");
     assert!(matches!(end, Err(httpspan::serve::ServeError::Response(_))));
@@ -509,13 +514,7 @@ fn an_invalid_response_field_is_answered_500() {
 
 #[test]
 fn responses_without_content_send_no_body_or_framing() {
-    let service = Answering(|| {
-        Ok(http::Response::builder()
-            .status(204)
-            .header("content-length", "3")
-            .body(String::new())
-            .unwrap())
-    });
+    let service = answer_with(204, ("content-length", "3"), "");
     let (out, end) = serve_bytes(
         service,
         b"GET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n",
@@ -526,13 +525,7 @@ fn responses_without_content_send_no_body_or_framing() {
 
 #[test]
 fn the_connection_closes_after_a_101() {
-    let service = Answering(|| {
-        Ok(http::Response::builder()
-            .status(101)
-            .header("upgrade", "websocket")
-            .body(String::new())
-            .unwrap())
-    });
+    let service = answer_with(101, ("upgrade", "websocket"), "");
     let (out, end) = serve_bytes(
         service,
         b"GET / HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: upgrade\r\n\r\n\x81\x00",
@@ -546,12 +539,7 @@ fn the_connection_closes_after_a_101() {
 
 #[test]
 fn a_chunked_response_stays_chunked_whatever_its_size_hint() {
-    let service = Answering(|| {
-        Ok(http::Response::builder()
-            .header("transfer-encoding", "chunked")
-            .body(String::from("abc"))
-            .unwrap())
-    });
+    let service = answer_with(200, ("transfer-encoding", "chunked"), "abc");
     let (out, end) = serve_bytes(
         service,
         b"GET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.0\r\n\r\n",
@@ -568,13 +556,7 @@ fn a_chunked_response_stays_chunked_whatever_its_size_hint() {
 
 #[test]
 fn a_304_announces_its_length_and_sends_nothing() {
-    let service = Answering(|| {
-        Ok(http::Response::builder()
-            .status(304)
-            .header("content-length", "7")
-            .body(String::new())
-            .unwrap())
-    });
+    let service = answer_with(304, ("content-length", "7"), "");
     let (out, end) = serve_bytes(
         service,
         b"GET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n",
