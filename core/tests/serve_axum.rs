@@ -336,6 +336,24 @@ fn a_malformed_request_is_answered_400_and_closed() {
 }
 
 #[test]
+fn a_malformed_request_after_a_good_one_is_answered_400() {
+    let mut stream = connect();
+    stream
+        .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")
+        .unwrap();
+    let mut wire = Vec::new();
+    stream.read_to_end(&mut wire).expect("closed in time");
+    let text = String::from_utf8(wire).unwrap();
+    assert!(
+        text.ends_with(
+            "\r\n\r\nhelloHTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+        ),
+        "{text}"
+    );
+    assert!(text.starts_with("HTTP/1.1 200 OK\r\n"), "{text}");
+}
+
+#[test]
 fn a_malformed_chunk_is_answered_400() {
     let mut stream = connect();
     stream

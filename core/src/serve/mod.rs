@@ -274,6 +274,7 @@ where
     B::Error: Into<BoxError>,
 {
     while !conn.close {
+        conn.responded = false;
         let head = match poll_fn(|cx| conn.poll_frame(cx)).await {
             Ok(Some(RequestFrame::Head(head))) => head,
             Ok(None) => return Ok(()),
@@ -313,7 +314,6 @@ where
             }
         };
         conn.close |= answering.close;
-        conn.responded = false;
         let request = http::Request::from_parts(parts, body);
 
         poll_fn(|cx| service.poll_ready(cx))
