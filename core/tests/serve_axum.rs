@@ -172,6 +172,15 @@ fn read_answers(stream: &mut TcpStream, n: usize, head_request: bool) -> Vec<Ans
     }
 }
 
+/// Sends `input` on a new connection and returns all the server sends until it closes.
+fn until_close(input: &[u8]) -> Vec<u8> {
+    let mut stream = connect();
+    stream.write_all(input).unwrap();
+    let mut wire = Vec::new();
+    stream.read_to_end(&mut wire).expect("closed in time");
+    wire
+}
+
 /// Reads until `wire` ends with `end`.
 fn read_until(stream: &mut TcpStream, wire: &mut Vec<u8>, end: &[u8]) {
     let mut piece = [0u8; 4096];
@@ -310,12 +319,7 @@ fn keep_alive_and_pipelined_requests_are_answered_in_order() {
 
 #[test]
 fn connection_close_is_honoured() {
-    let mut stream = connect();
-    stream
-        .write_all(b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
-        .unwrap();
-    let mut wire = Vec::new();
-    stream.read_to_end(&mut wire).expect("closed in time");
+    let wire = until_close(b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n");
     let answers = decode_answers(&wire, false);
     assert_eq!(answers.len(), 1);
     assert_eq!(answers[0].field("connection"), Some("close"));
@@ -323,12 +327,7 @@ fn connection_close_is_honoured() {
 
 #[test]
 fn a_malformed_request_is_answered_400_and_closed() {
-    let mut stream = connect();
-    stream
-        .write_all(b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")
-        .unwrap();
-    let mut wire = Vec::new();
-    stream.read_to_end(&mut wire).expect("closed in time");
+    let wire = until_close(b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n");
     assert_eq!(
         String::from_utf8(wire).unwrap(),
         "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
@@ -337,12 +336,9 @@ fn a_malformed_request_is_answered_400_and_closed() {
 
 #[test]
 fn a_malformed_request_after_a_good_one_is_answered_400() {
-    let mut stream = connect();
-    stream
-        .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")
-        .unwrap();
-    let mut wire = Vec::new();
-    stream.read_to_end(&mut wire).expect("closed in time");
+    let wire = until_close(
+        b"GET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+    );
     let text = String::from_utf8(wire).unwrap();
     assert!(
         text.ends_with(
@@ -355,12 +351,8 @@ fn a_malformed_request_after_a_good_one_is_answered_400() {
 
 #[test]
 fn a_malformed_chunk_is_answered_400() {
-    let mut stream = connect();
-    stream
-        .write_all(b"POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
-        .unwrap();
-    let mut wire = Vec::new();
-    stream.read_to_end(&mut wire).expect("closed in time");
+    let wire =
+        until_close(b"POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n");
     let text = String::from_utf8(wire).unwrap();
     // Found before the echo's head is out (the usual case: the bad chunk arrives with the
     // head), the error's status is the answer; found after, the close alone says it: the
