@@ -236,6 +236,11 @@ impl BodySender {
         }
     }
 
+    /// Whether the body is dropped.
+    pub(super) fn is_dropped(&self) -> bool {
+        lock(&self.slot).dropped
+    }
+
     /// Whether the service has polled the body; if not, the waker is woken when it does.
     pub(super) fn poll_wanted(&self, cx: &mut Context<'_>) -> Poll<()> {
         let mut slot = lock(&self.slot);

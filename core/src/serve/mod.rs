@@ -329,6 +329,13 @@ where
         })
         .await?;
 
+        // A service that answers before reading a body it still holds (an echo, whose
+        // response body is the request body) reads it later: the client gets its 100 Continue
+        // now, as an interim answer must come before the final one.
+        if conn.expect_continue && conn.body.as_ref().is_some_and(|b| !b.is_dropped()) {
+            conn.output.extend_from_slice(CONTINUE);
+            conn.expect_continue = false;
+        }
         let (mut parts, body) = response.into_parts();
         let mut encoder = respond::head(
             &mut parts,
