@@ -92,7 +92,7 @@
 //!   bytes through the writers (these allocate). See `examples/http_parts.rs`.
 //! - `tower` (off, with `tokio` and `http`): the module `serve`, which serves a tower `Service`
 //!   (an axum `Router`, for instance) over a connection with the codec, bodies streamed as
-//!   `http_body::Body`.
+//!   `http_body::Body`. See `examples/axum_server.rs`.
 //!
 //! Without `tokio`, `http` and `tower` the crate has no dependencies.
 

@@ -102,7 +102,8 @@ fn lock(slot: &Mutex<Slot>) -> MutexGuard<'_, Slot> {
 /// the read buffer (no copy); a chunked body's trailer section comes as a trailers frame.
 ///
 /// The connection reads the next frame from the socket only once this one is taken, so a
-/// request body is never buffered whole. Dropping the body discards the rest of it.
+/// request body is never buffered whole. Dropping the body discards the rest of it; so does
+/// the end of the response, after which a body still held gives an error instead of more data.
 pub struct RequestBody {
     slot: Option<Arc<Mutex<Slot>>>,
     /// The bytes a Content-Length body has still to give.
