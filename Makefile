@@ -84,15 +84,17 @@ bench-doc-check: setup
 callgrind: setup
 	native-bench/callgrind.sh
 
-# The optional `tokio` and `http` features of the core crate: clippy, docs and their tests
-# (the codec and conversion doctests, the tokio example server over 127.0.0.1). The crate's
+# The optional `tokio`, `http` and `tower` features of the core crate: clippy, docs and their
+# tests (the codec and conversion doctests, the round trip through `http` types, the tokio
+# example server and an axum app served by `serve` over 127.0.0.1). The crate's
 # other tests run in rust-tests; Miri and the no_std build stay without these features.
-HTTPSPAN_FEATURES := tokio,http
+HTTPSPAN_FEATURES := tokio,http,tower
 feature-tests: setup
 	$(CARGO) clippy -p httpspan --all-targets --features $(HTTPSPAN_FEATURES) -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc -p httpspan --no-deps --features $(HTTPSPAN_FEATURES)
 	$(CARGO) test -p httpspan --features $(HTTPSPAN_FEATURES) --doc
-	$(CARGO) test -p httpspan --features $(HTTPSPAN_FEATURES) --test tokio_server --test codec --test to_http --examples
+	$(CARGO) test -p httpspan --features $(HTTPSPAN_FEATURES) --test tokio_server --test codec --test to_http \
+		--test http_round_trip --test serve_axum --examples
 
 # Not part of `test`: the tokio example server (core/examples/tokio_server.rs) against a hyper
 # 1.x server (server-bench/) under wrk, then the same malformed requests sent to both. About

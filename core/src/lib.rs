@@ -164,11 +164,14 @@
 //! - `tokio` (off): the module `codec`, a `tokio_util` codec for servers: requests as heads over frozen
 //!   `bytes::Bytes` and body data as `Bytes` slices, no body copies; answers written with
 //!   [`ResponseWriter`]. See `examples/tokio_server.rs`.
-//! - `http` (off): the module `to_http`, conversions of parsed heads into the `http` crate's
-//!   `request::Parts`, `response::Parts` and `HeaderMap` (these allocate). See
-//!   `examples/http_parts.rs`.
+//! - `http` (off): the modules `to_http`, conversions of parsed heads into the `http` crate's
+//!   `request::Parts`, `response::Parts` and `HeaderMap`, and `from_http`, the way back to wire
+//!   bytes through the writers (these allocate). See `examples/http_parts.rs`.
+//! - `tower` (off, with `tokio` and `http`): the module `serve`, which serves a tower `Service`
+//!   (an axum `Router`, for instance) over a connection with the codec, bodies streamed as
+//!   `http_body::Body`. See `examples/axum_server.rs`.
 //!
-//! Without `tokio` and `http` the crate has no dependencies.
+//! Without `tokio`, `http` and `tower` the crate has no dependencies.
 
 #![no_std]
 #![deny(missing_docs)]
@@ -183,16 +186,18 @@ mod error;
 mod framing;
 mod head;
 mod hop_by_hop;
+#[cfg(feature = "http")]
+mod http_conv;
 mod known;
 mod limits;
 mod request;
 mod response;
 mod scan;
+#[cfg(feature = "tower")]
+pub mod serve;
 mod span;
 pub mod stream;
 mod syntax;
-#[cfg(feature = "http")]
-pub mod to_http;
 mod trailers;
 mod validate;
 mod writer;
@@ -210,6 +215,8 @@ pub use error::{Error, ErrorKind};
 pub use framing::Framing;
 pub use head::{unfold, Field, Status, Unfolded};
 pub use hop_by_hop::{end_to_end_fields, end_to_end_trailers, is_hop_by_hop, EndToEndFields};
+#[cfg(feature = "http")]
+pub use http_conv::{from_http, to_http};
 pub use known::KnownHeader;
 pub use limits::{Leniency, Limits};
 pub use request::Request;

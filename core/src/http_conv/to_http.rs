@@ -25,23 +25,22 @@
 //! assert_eq!(parts.headers.get_all(http::header::ACCEPT).iter().count(), 2);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! `http` keeps names lower-case and groups repeated names. Where the spelling and order on the
+//! wire matter (a proxy, a recorder), [`request_parts_keeping_names`] and
+//! [`response_parts_keeping_names`] also store an [`OriginalNames`] in `Parts::extensions`,
+//! which [`from_http`](crate::from_http) uses when it writes the head back.
 
 use std::vec::Vec;
 
 use http::header::{HeaderMap, HeaderName, HeaderValue};
 
+use super::to_http_version as version;
 use crate::head::{unfold, Field};
 use crate::request::Request;
 use crate::response::Response;
-use crate::syntax::Version;
 
-/// The `http` version of a parsed version.
-fn version(version: Version) -> http::Version {
-    match version {
-        Version::Http10 => http::Version::HTTP_10,
-        Version::Http11 => http::Version::HTTP_11,
-    }
-}
+pub use super::names::OriginalNames;
 
 /// The field lines `fields`, whose spans index `head`, as a [`HeaderMap`] in their order
 /// (repeated names keep every value). Allocates the map and a copy of each name and value.
@@ -103,5 +102,46 @@ pub fn response_parts<const N: usize>(
         .body(())?
         .into_parts();
     parts.headers = header_map(res.fields(), head)?;
+    Ok(parts)
+}
+
+/// [`request_parts`], with the field names' spelling and order recorded as an
+/// [`OriginalNames`] in `Parts::extensions`, for [`from_http`](crate::from_http) to write them
+/// back as received.
+///
+/// ```
+/// use httpspan::{Request, Status};
+/// use httpspan::to_http::OriginalNames;
+///
+/// let buf = b"GET / HTTP/1.1\r\nHost: a\r\nX-Trace-ID: 7\r\n\r\n";
+/// let mut req = Request::new();
+/// let Status::Complete { .. } = req.parse(buf)? else { panic!("partial") };
+/// let parts = httpspan::to_http::request_parts_keeping_names(&req, buf)?;
+/// assert_eq!(parts.headers["x-trace-id"], "7");
+/// let names = parts.extensions.get::<OriginalNames>().unwrap();
+/// assert_eq!(names.iter().collect::<Vec<_>>(), [&b"Host"[..], b"X-Trace-ID"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn request_parts_keeping_names<const N: usize>(
+    req: &Request<N>,
+    head: &[u8],
+) -> Result<http::request::Parts, http::Error> {
+    let mut parts = request_parts(req, head)?;
+    parts
+        .extensions
+        .insert(OriginalNames::from_fields(req.fields(), head));
+    Ok(parts)
+}
+
+/// [`response_parts`], with the field names' spelling and order recorded as an
+/// [`OriginalNames`] in `Parts::extensions` (see [`request_parts_keeping_names`]).
+pub fn response_parts_keeping_names<const N: usize>(
+    res: &Response<N>,
+    head: &[u8],
+) -> Result<http::response::Parts, http::Error> {
+    let mut parts = response_parts(res, head)?;
+    parts
+        .extensions
+        .insert(OriginalNames::from_fields(res.fields(), head));
     Ok(parts)
 }
