@@ -84,9 +84,10 @@
 //!
 //! - `std` (default): implements `std::error::Error` for [`Error`]. Without it the crate is
 //!   `no_std` and uses only `core`.
-//! - `tokio` (off): the module `codec`, a `tokio_util` codec for servers: requests as heads over frozen
-//!   `bytes::Bytes` and body data as `Bytes` slices, no body copies; answers written with
-//!   [`ResponseWriter`]. See `examples/tokio_server.rs`.
+//! - `tokio` (off): the module `codec`, `tokio_util` codecs for servers (`ServerCodec`) and
+//!   clients (`ClientCodec`): heads over frozen `bytes::Bytes` and body data as `Bytes` slices,
+//!   no body copies; messages written whole or streamed, with [`ResponseWriter`] and
+//!   [`RequestWriter`]. See `examples/tokio_server.rs`, `client.rs` and `proxy.rs`.
 //! - `http` (off): the module `to_http`, conversions of parsed heads into the `http` crate's
 //!   `request::Parts`, `response::Parts` and `HeaderMap` (these allocate). See
 //!   `examples/http_parts.rs`.
