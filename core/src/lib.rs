@@ -141,8 +141,8 @@ pub use syntax::Version;
 pub use trailers::Trailers;
 pub use validate::{is_field_value, is_request_target, is_token};
 pub use writer::{
-    reason_phrase, write_chunk, write_empty_response, RequestWriter, ResponseWriter, WriteError,
-    LAST_CHUNK,
+    reason_phrase, write_chunk, write_chunk_header, write_empty_response, RequestWriter,
+    ResponseWriter, TrailerWriter, WriteError, CHUNK_END, LAST_CHUNK,
 };
 
 /// The name of the scanning backend this process uses: `"avx512"`, `"avx2"`, `"sse4.2"`,

@@ -17,6 +17,10 @@ use crate::scan;
 use crate::syntax::Version;
 use crate::validate::{self, is_field_value, is_token};
 
+mod chunks;
+
+pub use chunks::{write_chunk, write_chunk_header, TrailerWriter, CHUNK_END, LAST_CHUNK};
+
 /// Why a write was refused. The call that returns it has written nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -37,6 +41,13 @@ pub enum WriteError {
     /// Framing fields in a 1xx or 204 response, or a body in a 1xx, 204 or 304 response: these
     /// responses have no content (RFC 9110 6.4.1, 8.6; RFC 9112 6.1).
     BodyNotAllowed,
+    /// A chunk size of 0 given to [`write_chunk_header`]: a chunk of size 0 is the last chunk,
+    /// which ends the body; [`TrailerWriter`] (or [`LAST_CHUNK`]) writes it.
+    EmptyChunk,
+    /// A field that must not be sent in a trailer section (RFC 9110 6.5.1): framing,
+    /// connection control, routing, request modifiers, authentication, response controls or the
+    /// content's format. See [`TrailerWriter::header`].
+    NotInTrailers,
 }
 
 impl fmt::Display for WriteError {
@@ -51,6 +62,12 @@ impl fmt::Display for WriteError {
             ),
             WriteError::BodyNotAllowed => {
                 f.write_str("this status has no content (RFC 9110 6.4.1)")
+            }
+            WriteError::EmptyChunk => f.write_str(
+                "a chunk of size 0 ends the body: write it with TrailerWriter or LAST_CHUNK",
+            ),
+            WriteError::NotInTrailers => {
+                f.write_str("this field must not be sent in a trailer section (RFC 9110 6.5.1)")
             }
         }
     }
@@ -286,30 +303,6 @@ const OK_EMPTY_LEN: usize = match empty_response(200) {
     None => 0,
 };
 
-/// The last chunk with no trailer fields: what ends a chunked body.
-pub const LAST_CHUNK: &[u8] = b"0\r\n\r\n";
-
-/// Writes one chunk of a chunked body into `buf`: the size in hex, CRLF, `data`, CRLF. Returns
-/// the bytes written.
-///
-/// Empty `data` writes nothing: a chunk of size 0 is the last chunk, which ends the body, so it
-/// is written only on purpose, as [`LAST_CHUNK`].
-///
-/// ```
-/// let mut buf = [0u8; 64];
-/// let mut n = httpspan::write_chunk(&mut buf, b"hello, world")?;
-/// n += httpspan::write_chunk(&mut buf[n..], b"")?;
-/// assert_eq!(&buf[..n], b"c\r\nhello, world\r\n");
-/// # Ok::<(), httpspan::WriteError>(())
-/// ```
-pub fn write_chunk(buf: &mut [u8], data: &[u8]) -> Result<usize, WriteError> {
-    if data.is_empty() {
-        return Ok(0);
-    }
-    let size = Digits::new::<16>(data.len() as u64);
-    put(buf, 0, &[size.as_bytes(), b"\r\n", data, b"\r\n"])
-}
-
 /// The known header among those whose value the framing rules check (framing, Host,
 /// Connection) that `name` is. Their lengths differ, so most names are ruled out by their length alone and the
 /// others by one case-insensitive compare.
@@ -508,7 +501,9 @@ macro_rules! head_methods {
         }
 
         /// Adds `Transfer-Encoding: chunked`: the body follows as chunks (see
-        /// [`write_chunk`](crate::write_chunk) and [`LAST_CHUNK`](crate::LAST_CHUNK)).
+        /// [`write_chunk`](crate::write_chunk), [`write_chunk_header`](crate::write_chunk_header)
+        /// and, to end it, [`TrailerWriter`](crate::TrailerWriter) or
+        /// [`LAST_CHUNK`](crate::LAST_CHUNK)).
         ///
         /// Refused when a framing field is already written, in HTTP/1.0, and in responses
         /// without content (1xx, 204).
@@ -579,15 +574,14 @@ macro_rules! head_methods {
 /// A chunked response:
 ///
 /// ```
-/// use httpspan::{write_chunk, ResponseWriter, LAST_CHUNK};
+/// use httpspan::{write_chunk, ResponseWriter, TrailerWriter};
 ///
 /// let mut buf = [0u8; 256];
 /// let mut res = ResponseWriter::new(&mut buf, 200)?;
 /// res.header(b"Content-Type", b"text/event-stream")?.chunked()?;
 /// let mut len = res.finish()?;
 /// len += write_chunk(&mut buf[len..], b"data: 10\n\n")?;
-/// buf[len..len + LAST_CHUNK.len()].copy_from_slice(LAST_CHUNK);
-/// len += LAST_CHUNK.len();
+/// len += TrailerWriter::new(&mut buf[len..])?.finish()?;
 /// assert!(buf[..len].ends_with(b"chunked\r\n\r\na\r\ndata: 10\n\n\r\n0\r\n\r\n"));
 /// # Ok::<(), httpspan::WriteError>(())
 /// ```

@@ -10,7 +10,9 @@
 mod writer_script;
 
 use httpspan::stream::{Decoder, Event, DEFAULT_BUFFER_LEN};
-use httpspan::{write_chunk, ResponseWriter, Version, LAST_CHUNK};
+use httpspan::{
+    write_chunk, write_chunk_header, ResponseWriter, TrailerWriter, Version, CHUNK_END,
+};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -157,38 +159,98 @@ proptest! {
     }
 }
 
-/// Writes a chunked response with `write_chunk` and `LAST_CHUNK` and decodes it with the stream
-/// decoder, fed in pieces of `step` bytes; returns the body and the bytes consumed.
-fn chunked_round_trip(chunks: &[Vec<u8>], step: usize) -> (Vec<u8>, usize, usize) {
-    let mut wire = vec![0u8; 64 + chunks.iter().map(|c| c.len() + 20).sum::<usize>()];
+/// Writes a chunked response, every other chunk with `write_chunk` and the others as
+/// `write_chunk_header`, the data and `CHUNK_END`, ends it with a `TrailerWriter` and `trailers`,
+/// and decodes it with the stream decoder, fed in pieces of `step` bytes. Returns the body, the
+/// trailer fields read back, the bytes consumed and the bytes written.
+fn chunked_round_trip(
+    chunks: &[Vec<u8>],
+    trailers: &[(Vec<u8>, Vec<u8>)],
+    step: usize,
+) -> ChunkedOutcome {
+    let room = 64
+        + chunks.iter().map(|c| c.len() + 20).sum::<usize>()
+        + trailers
+            .iter()
+            .map(|(n, v)| n.len() + v.len() + 4)
+            .sum::<usize>();
+    let mut wire = vec![0u8; room];
     let mut res = ResponseWriter::new(&mut wire, 200).unwrap();
     res.chunked().unwrap();
     let mut len = res.finish().unwrap();
-    for chunk in chunks {
-        len += write_chunk(&mut wire[len..], chunk).unwrap();
+    for (i, chunk) in chunks.iter().enumerate() {
+        if i % 2 == 0 || chunk.is_empty() {
+            len += write_chunk(&mut wire[len..], chunk).unwrap();
+        } else {
+            len += write_chunk_header(&mut wire[len..], chunk.len() as u64).unwrap();
+            for part in [&chunk[..], CHUNK_END] {
+                wire[len..len + part.len()].copy_from_slice(part);
+                len += part.len();
+            }
+        }
     }
-    wire[len..len + LAST_CHUNK.len()].copy_from_slice(LAST_CHUNK);
-    len += LAST_CHUNK.len();
+    let mut end = TrailerWriter::new(&mut wire[len..]).unwrap();
+    for (name, value) in trailers {
+        end.header(name, value).unwrap();
+    }
+    len += end.finish().unwrap();
     let mut decoder = Decoder::for_responses(vec![0u8; DEFAULT_BUFFER_LEN]);
-    let mut body = Vec::new();
-    let mut consumed = 0;
+    let mut outcome = ChunkedOutcome {
+        written: len,
+        ..ChunkedOutcome::default()
+    };
     for piece in wire[..len].chunks(step) {
         let mut rest = piece;
         loop {
             let (used, event) = decoder.decode(rest).unwrap();
-            if let Event::Body(range) = &event {
-                body.extend_from_slice(&rest[range.clone()]);
+            match &event {
+                Event::Body(range) => outcome.body.extend_from_slice(&rest[range.clone()]),
+                Event::Trailers => {
+                    let bytes = decoder.trailer_bytes();
+                    outcome.trailers = decoder
+                        .trailers()
+                        .fields()
+                        .iter()
+                        .map(|f| {
+                            (
+                                f.name.as_bytes(bytes).to_vec(),
+                                f.value.as_bytes(bytes).to_vec(),
+                            )
+                        })
+                        .collect();
+                }
+                _ => {}
             }
-            consumed += used;
+            outcome.consumed += used;
             rest = &rest[used..];
             match event {
-                Event::MessageEnd => return (body, consumed, len),
+                Event::MessageEnd => return outcome,
                 Event::NeedMore => break,
                 _ => {}
             }
         }
     }
     panic!("the message did not end");
+}
+
+/// What [`chunked_round_trip`] read back.
+#[derive(Default)]
+struct ChunkedOutcome {
+    body: Vec<u8>,
+    trailers: Vec<(Vec<u8>, Vec<u8>)>,
+    consumed: usize,
+    written: usize,
+}
+
+/// A trailer field the trailer writer accepts: a name starting with `x`, which none of the
+/// fields refused in trailers does, and a value of visible bytes.
+fn trailer_field() -> impl Strategy<Value = (Vec<u8>, Vec<u8>)> {
+    let name = vec(select(b"abcdefghijklmnopqrstuvwxyz-".as_slice()), 0..12);
+    let value = vec(
+        select(b"abcXYZ019!\"#%&'()*+,-./:;<=>?@[\\]^_`{|}~\x80\xff".as_slice()),
+        0..20,
+    );
+    (name, value).prop_map(|(name, value)| ([b"x".as_slice(), &name].concat(), value))
 }
 
 proptest! {
@@ -200,13 +262,19 @@ proptest! {
         ..ProptestConfig::default()
     })]
 
-    /// Chunks written with `write_chunk` (empty ones write nothing) and ended with `LAST_CHUNK`
-    /// decode to the same body, whatever the pieces the bytes arrive in.
+    /// Chunks written with `write_chunk` (empty ones write nothing) or `write_chunk_header`,
+    /// and trailer fields written by `TrailerWriter`, decode to the same body and fields,
+    /// whatever the pieces the bytes arrive in.
     #[test]
-    fn chunks_are_decoded_back(chunks in vec(vec(any::<u8>(), 0..300), 0..8), step in 1..64usize) {
-        let (body, consumed, len) = chunked_round_trip(&chunks, step);
-        prop_assert_eq!(body, chunks.concat());
-        prop_assert_eq!(consumed, len);
+    fn chunks_and_trailers_are_decoded_back(
+        chunks in vec(vec(any::<u8>(), 0..300), 0..8),
+        trailers in vec(trailer_field(), 0..4),
+        step in 1..64usize,
+    ) {
+        let outcome = chunked_round_trip(&chunks, &trailers, step);
+        prop_assert_eq!(outcome.body, chunks.concat());
+        prop_assert_eq!(outcome.trailers, trailers);
+        prop_assert_eq!(outcome.consumed, outcome.written);
     }
 }
 

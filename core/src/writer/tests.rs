@@ -302,3 +302,128 @@ fn chunks() {
         Err(WriteError::BufferTooSmall { needed: 32 })
     );
 }
+
+#[test]
+fn chunk_headers_are_hex_sizes_the_decoder_reads_back() {
+    let limits = crate::Limits::DEFAULT;
+    for len in [1u64, 9, 10, 15, 16, 255, 4096, 1 << 32, u64::MAX] {
+        let mut buf = [0u8; 18];
+        let n = write_chunk_header(&mut buf, len).unwrap();
+        let expected = std::format!("{len:x}\r\n").into_bytes();
+        assert_eq!(buf[..n], expected[..]);
+        // The decoder reads the size line and then waits for `len` bytes of data.
+        let mut decoder = crate::ChunkedDecoder::new();
+        assert_eq!(
+            decoder.decode(&buf[..n], &limits),
+            Ok((n, crate::Chunk::NeedMore)),
+            "{len}"
+        );
+        // One byte short: refused whole, with the length it needs.
+        let mut short = [0u8; 17];
+        assert_eq!(
+            write_chunk_header(&mut short[..n - 1], len),
+            Err(WriteError::BufferTooSmall { needed: n })
+        );
+        assert_eq!(short, [0u8; 17], "nothing written");
+    }
+    assert_eq!(
+        write_chunk_header(&mut [0u8; 18], 0),
+        Err(WriteError::EmptyChunk)
+    );
+    assert_eq!(write_chunk_header(&mut [0u8; 18], u64::MAX), Ok(18));
+}
+
+#[test]
+fn the_trailer_writer_ends_a_body_the_decoder_reads_to_the_end() {
+    let limits = crate::Limits::DEFAULT;
+    let mut buf = [0u8; 128];
+    let empty = TrailerWriter::new(&mut buf).unwrap().finish().unwrap();
+    assert_eq!(buf[..empty], *LAST_CHUNK);
+
+    let mut end = TrailerWriter::new(&mut buf).unwrap();
+    end.header(b"Checksum", b"abc").unwrap();
+    end.header(b"Server-Timing", b"db;dur=53").unwrap();
+    let len = end.finish().unwrap();
+    let wire = &buf[..len];
+    assert_eq!(
+        wire,
+        b"0\r\nChecksum: abc\r\nServer-Timing: db;dur=53\r\n\r\n"
+    );
+    let mut decoder = crate::ChunkedDecoder::new();
+    let (used, chunk) = decoder.decode(wire, &limits).unwrap();
+    assert_eq!((used, chunk), (3, crate::Chunk::TrailerSection));
+    let mut trailers = crate::Trailers::new();
+    assert_eq!(
+        trailers.parse(&wire[used..]),
+        Ok(crate::Status::Complete {
+            head_len: len - used
+        })
+    );
+    assert_eq!(trailers.fields().len(), 2);
+}
+
+#[test]
+fn the_trailer_writer_refuses_what_does_not_belong_after_the_body() {
+    let mut buf = [0u8; 128];
+    let mut end = TrailerWriter::new(&mut buf).unwrap();
+    for name in NOT_IN_TRAILERS_SAMPLE {
+        assert_eq!(
+            end.header(name, b"1").map(|_| ()),
+            Err(WriteError::NotInTrailers),
+            "{}",
+            std::string::String::from_utf8_lossy(name)
+        );
+    }
+    for (name, value, kind) in [
+        (&b"Bad Name"[..], &b"x"[..], ErrorKind::InvalidFieldName),
+        (b"", b"x", ErrorKind::InvalidFieldName),
+        (b"X-Check", b"a\r\nHost: evil", ErrorKind::InvalidFieldValue),
+        (b"X-Check", b" padded", ErrorKind::InvalidFieldValue),
+        (b"X-Check", b"nul\0", ErrorKind::InvalidFieldValue),
+    ] {
+        assert_eq!(
+            end.header(name, value).map(|_| ()),
+            Err(WriteError::Invalid(kind))
+        );
+    }
+    // None of the refusals wrote anything, and the writer goes on.
+    assert_eq!(end.written(), 3);
+    end.header(b"X-Check", b"ok").unwrap();
+    let len = end.finish().unwrap();
+    assert_eq!(buf[..len], *b"0\r\nX-Check: ok\r\n\r\n");
+}
+
+/// Framing, connection and routing fields in any case, and one from each other group.
+const NOT_IN_TRAILERS_SAMPLE: [&[u8]; 12] = [
+    b"content-length",
+    b"TRANSFER-ENCODING",
+    b"Trailer",
+    b"te",
+    b"Connection",
+    b"keep-alive",
+    b"Upgrade",
+    b"Host",
+    b"Authorization",
+    b"Set-Cookie",
+    b"Cache-Control",
+    b"Content-Type",
+];
+
+#[test]
+fn a_trailer_writer_too_small_says_the_total_it_needs() {
+    let whole = b"0\r\nX-Check: ok\r\n\r\n".len();
+    for room in 0..whole {
+        let mut buf = vec![0u8; room];
+        let result = TrailerWriter::new(&mut buf).and_then(|mut end| {
+            end.header(b"X-Check", b"ok")?;
+            end.finish()
+        });
+        let Err(WriteError::BufferTooSmall { needed }) = result else {
+            panic!("{room}: {result:?}");
+        };
+        // Each call reports what it needs counted from the start; the first refusal past the
+        // room is at most the whole.
+        assert!(needed > room && needed <= whole, "{room}: {needed}");
+        assert!(buf.iter().skip(needed.min(room)).all(|&b| b == 0));
+    }
+}
