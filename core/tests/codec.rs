@@ -251,7 +251,10 @@ mod encode {
             .unwrap();
         let len = out.len();
         let bad: &[(&[u8], &[u8])] = &[(b"Content-Length", b"1")];
-        assert!(codec.encode(BodyPart::Trailers(bad), &mut out).is_err());
+        assert!(matches!(
+            codec.encode(BodyPart::Trailers(bad), &mut out),
+            Err(CodecError::Write(WriteError::NotInTrailers))
+        ));
         let bad: &[(&[u8], &[u8])] = &[(b"X", b"a\r\nb")];
         assert!(codec.encode(BodyPart::Trailers(bad), &mut out).is_err());
         assert_eq!(out.len(), len);

@@ -1,13 +1,10 @@
 //! What both codecs' encoders share: writing a head into a `BytesMut` with the room it needs,
 //! and the state of a streamed body, which refuses any part that would frame it wrong.
 
-use std::fmt::Write as _;
-
-use bytes::{BufMut, BytesMut};
+use bytes::BytesMut;
 
 use super::{BodyLength, BodyPart, CodecError, Misuse};
-use crate::validate::{is_field_value, is_token};
-use crate::writer::{WriteError, LAST_CHUNK};
+use crate::writer::{TrailerWriter, WriteError, CHUNK_END, LAST_CHUNK};
 
 /// The room of a head's fixed parts: the longest registered status line (46 bytes), or a
 /// request-line's spaces, version and CRLF (12 bytes); one framing field line (at most 38
@@ -119,9 +116,9 @@ impl Outgoing {
                 Ok(())
             }
             (BodyPart::Data(data), Outgoing::Chunked) => {
-                write_chunk_header(dst, data.len());
+                write_chunk_header(dst, data.len())?;
                 dst.extend_from_slice(data);
-                dst.put_slice(b"\r\n");
+                dst.extend_from_slice(CHUNK_END);
                 Ok(())
             }
             (BodyPart::Data(data), Outgoing::UntilClose) => {
@@ -156,45 +153,19 @@ impl Outgoing {
 }
 
 /// Appends a chunk's size line. `len` is not 0 (that is the last chunk).
-fn write_chunk_header(dst: &mut BytesMut, len: usize) {
-    // BytesMut's fmt::Write only appends, so the formatting cannot fail.
-    let _ = write!(dst, "{len:x}\r\n");
+fn write_chunk_header(dst: &mut BytesMut, len: usize) -> Result<(), WriteError> {
+    let mut line = [0u8; 18];
+    let n = crate::writer::write_chunk_header(&mut line, len as u64)?;
+    dst.extend_from_slice(&line[..n]);
+    Ok(())
 }
 
 /// Writes the last chunk, `fields` as a trailer section and its empty line into `buf`; returns
-/// the length. Refuses names that are not tokens, values that are not field values, and the
-/// framing fields, which a trailer section must not carry (RFC 9110 6.5.1).
+/// the length. The writer refuses what a trailer section must not carry.
 fn write_trailers(buf: &mut [u8], fields: &[(&[u8], &[u8])]) -> Result<usize, WriteError> {
-    use crate::error::ErrorKind;
-    let mut len = 0;
-    let mut put = |bytes: &[u8], len: &mut usize| -> Result<(), WriteError> {
-        let end = *len + bytes.len();
-        let dst = buf
-            .get_mut(*len..end)
-            .ok_or(WriteError::BufferTooSmall { needed: end })?;
-        dst.copy_from_slice(bytes);
-        *len = end;
-        Ok(())
-    };
+    let mut end = TrailerWriter::new(buf)?;
     for (name, value) in fields {
-        if !is_token(name) {
-            return Err(WriteError::Invalid(ErrorKind::InvalidFieldName));
-        }
-        if !is_field_value(value) {
-            return Err(WriteError::Invalid(ErrorKind::InvalidFieldValue));
-        }
-        if name.eq_ignore_ascii_case(b"content-length")
-            || name.eq_ignore_ascii_case(b"transfer-encoding")
-        {
-            return Err(WriteError::FramingField);
-        }
+        end.header(name, value)?;
     }
-    put(b"0\r\n", &mut len)?;
-    for (name, value) in fields {
-        for part in [*name, b": ", *value, b"\r\n"] {
-            put(part, &mut len)?;
-        }
-    }
-    put(b"\r\n", &mut len)?;
-    Ok(len)
+    end.finish()
 }
