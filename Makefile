@@ -92,7 +92,7 @@ feature-tests: setup
 	$(CARGO) clippy -p httpspan --all-targets --features $(HTTPSPAN_FEATURES) -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc -p httpspan --no-deps --features $(HTTPSPAN_FEATURES)
 	$(CARGO) test -p httpspan --features $(HTTPSPAN_FEATURES) --doc
-	$(CARGO) test -p httpspan --features $(HTTPSPAN_FEATURES) --test tokio_server --test codec --test to_http --examples
+	$(CARGO) test -p httpspan --features $(HTTPSPAN_FEATURES) --test tokio_server --test codec --test client --test proxy --test to_http --examples
 
 # Not part of `test`: the tokio example server (core/examples/tokio_server.rs) against a hyper
 # 1.x server (server-bench/) under wrk, then the same malformed requests sent to both. About

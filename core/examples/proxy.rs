@@ -1,0 +1,315 @@
+//! A reverse proxy on tokio: `ServerCodec` towards clients, `ClientCodec` towards the upstream
+//! server, bodies streamed through frame by frame (never buffered whole).
+//!
+//! ```text
+//! cargo run --release -p httpspan --example proxy --features tokio -- 127.0.0.1:8081 127.0.0.1:8080
+//! ```
+//!
+//! Each client connection gets its own upstream connection, opened when its first request
+//! arrives and again after the upstream closes one. Requests are forwarded one at a time in
+//! the order they arrive (pipelined requests wait in the read buffer); interim answers
+//! (`100 Continue`, `103 Early Hints`) are forwarded as they come. Hop-by-hop fields (RFC 9110
+//! 7.6.1: Connection, the fields it names, Keep-Alive, TE, Transfer-Encoding, Upgrade,
+//! Proxy-Connection) are dropped both ways; the codecs write the framing again. A body the
+//! upstream ends by closing is re-framed as chunked. Upgrades and CONNECT are answered 501.
+
+use std::io;
+use std::net::SocketAddr;
+
+use futures_util::{SinkExt, StreamExt};
+use httpspan::codec::{
+    BodyLength, BodyPart, CallHead, ClientCodec, CodecError, Reply, ReplyHead, RequestFrame,
+    RequestHead, ResponseFrame, ResponseHead, ServerCodec, TrailerSection,
+};
+use httpspan::{Field, Framing, KnownHeader, Limits, Span};
+use tokio::net::{TcpListener, TcpStream};
+use tokio_util::codec::Framed;
+
+type Downstream = Framed<TcpStream, ServerCodec>;
+type Upstream = Framed<TcpStream, ClientCodec>;
+
+#[allow(dead_code)] // the tests include this file and call `serve` themselves
+fn main() -> io::Result<()> {
+    let mut args = std::env::args().skip(1);
+    let listen = args.next().unwrap_or_else(|| "127.0.0.1:8081".into());
+    let upstream: SocketAddr = args
+        .next()
+        .unwrap_or_else(|| "127.0.0.1:8080".into())
+        .parse()
+        .map_err(io::Error::other)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let listener = TcpListener::bind(&listen).await?;
+        println!("proxying http://{} to {upstream}", listener.local_addr()?);
+        serve(listener, upstream).await;
+        Ok(())
+    })
+}
+
+/// Accepts client connections on `listener` for ever and proxies each to `upstream`.
+pub async fn serve(listener: TcpListener, upstream: SocketAddr) {
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        tokio::spawn(async move {
+            let mut down = Framed::new(stream, ServerCodec::new(Limits::DEFAULT));
+            if let Err(e) = connection(&mut down, upstream).await {
+                if let Some(status) = e.status() {
+                    let _ = down.send(error_reply(status)).await;
+                }
+            }
+        });
+    }
+}
+
+/// A whole answer with no content but a status, and `Connection: close`.
+fn error_reply(status: u16) -> Reply<'static> {
+    Reply {
+        status,
+        headers: &[(b"Connection", b"close")],
+        body: b"",
+        head_only: false,
+    }
+}
+
+/// Proxies the requests of one client connection until either side ends it.
+async fn connection(down: &mut Downstream, upstream: SocketAddr) -> Result<(), CodecError> {
+    let mut up: Option<Upstream> = None;
+    while let Some(frame) = down.next().await.transpose()? {
+        let RequestFrame::Head(head) = frame else {
+            unreachable!("the codec gives a head first");
+        };
+        let req = head.request();
+        let method = head.bytes_of(req.method());
+        if method == b"CONNECT" || req.get(KnownHeader::Upgrade).is_some() {
+            down.send(error_reply(501)).await?;
+            return Ok(());
+        }
+        let conn = match &mut up {
+            Some(conn) => conn,
+            None => match TcpStream::connect(upstream).await {
+                Ok(stream) => {
+                    let _ = stream.set_nodelay(true);
+                    up.insert(Framed::new(stream, ClientCodec::new(Limits::DEFAULT)))
+                }
+                Err(_) => {
+                    down.send(error_reply(502)).await?;
+                    return Ok(());
+                }
+            },
+        };
+        let (last, upstream_done) = forward(down, conn, &head).await?;
+        if upstream_done {
+            up = None;
+        }
+        if last {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// Forwards one request (whose head is `head`) and its answer. Returns whether the client
+/// connection ends after it, and whether the upstream connection does.
+async fn forward(
+    down: &mut Downstream,
+    up: &mut Upstream,
+    head: &RequestHead,
+) -> Result<(bool, bool), CodecError> {
+    let req = head.request();
+    let length = match req.framing() {
+        Framing::Length(n) => BodyLength::Fixed(n),
+        Framing::Chunked => BodyLength::Chunked,
+        _ => BodyLength::Fixed(0),
+    };
+    let fields = end_to_end(head.bytes(), req.fields(), req.get(KnownHeader::Connection));
+    let call = CallHead {
+        method: head.bytes_of(req.method()),
+        target: head.bytes_of(req.target()),
+        headers: &fields,
+        length,
+    };
+    up.send(call).await?;
+    let head_only = head.bytes_of(req.method()) == b"HEAD";
+    let mut answer = Answered::default();
+    // The client waits for `100 Continue` before its body: so does the proxy, forwarding the
+    // upstream's answer. A final answer instead means the body is not wanted.
+    if head.expects_continue() {
+        answer = relay_until_final_or_continue(down, up, head_only).await?;
+        if answer.started {
+            // Nobody reads the body the client may still send: finish the answer and close.
+            relay_answer(down, up, head_only, &mut answer).await?;
+            return Ok((true, true));
+        }
+    }
+    // The request's body, frame by frame.
+    let last = loop {
+        let Some(frame) = down.next().await.transpose()? else {
+            return Err(CodecError::Incomplete);
+        };
+        match frame {
+            RequestFrame::Body(data) => up.feed(BodyPart::Data(&data)).await?,
+            RequestFrame::Trailers(section) => {
+                up.feed(BodyPart::Trailers(&trailer_fields(&section)))
+                    .await?;
+            }
+            RequestFrame::End { last } => {
+                up.send(BodyPart::End).await?;
+                break last;
+            }
+            RequestFrame::Head(_) => unreachable!("the codec ends a request before the next"),
+        }
+    };
+    let upstream_done = relay_answer(down, up, head_only, &mut answer).await?;
+    Ok((last, upstream_done))
+}
+
+/// How far the answer to the current request has been relayed.
+#[derive(Default)]
+struct Answered {
+    /// The final head has been sent to the client.
+    started: bool,
+}
+
+/// Relays interim answers until a `100 Continue` (also relayed) or a final head (relayed; the
+/// caller finishes the answer).
+async fn relay_until_final_or_continue(
+    down: &mut Downstream,
+    up: &mut Upstream,
+    head_only: bool,
+) -> Result<Answered, CodecError> {
+    loop {
+        let Some(frame) = up.next().await.transpose()? else {
+            return Err(CodecError::Incomplete);
+        };
+        match frame {
+            ResponseFrame::Interim(head) => {
+                relay_interim(down, &head).await?;
+                if head.response().status() == 100 {
+                    return Ok(Answered { started: false });
+                }
+            }
+            ResponseFrame::Head(head) => {
+                relay_head(down, &head, head_only).await?;
+                return Ok(Answered { started: true });
+            }
+            _ => unreachable!("the codec gives a head before the rest of an answer"),
+        }
+    }
+}
+
+async fn relay_interim(down: &mut Downstream, head: &ResponseHead) -> Result<(), CodecError> {
+    let res = head.response();
+    let fields = end_to_end(head.bytes(), res.fields(), res.get(KnownHeader::Connection));
+    let interim = ReplyHead {
+        status: res.status(),
+        headers: &fields,
+        length: BodyLength::Fixed(0),
+        head_only: false,
+    };
+    down.send(interim).await
+}
+
+async fn relay_head(
+    down: &mut Downstream,
+    head: &ResponseHead,
+    head_only: bool,
+) -> Result<(), CodecError> {
+    let res = head.response();
+    let length = match res.framing() {
+        Framing::Length(n) => BodyLength::Fixed(n),
+        Framing::Chunked | Framing::UntilClose => BodyLength::Chunked,
+        // No body: a response to HEAD or a 304 still announces the length it would have.
+        _ => BodyLength::Fixed(res.content_length().unwrap_or(0)),
+    };
+    let fields = end_to_end(head.bytes(), res.fields(), res.get(KnownHeader::Connection));
+    let reply = ReplyHead {
+        status: res.status(),
+        headers: &fields,
+        length,
+        head_only,
+    };
+    down.feed(reply).await
+}
+
+/// Relays the rest of an answer. Returns whether the upstream connection ends after it.
+async fn relay_answer(
+    down: &mut Downstream,
+    up: &mut Upstream,
+    head_only: bool,
+    answer: &mut Answered,
+) -> Result<bool, CodecError> {
+    loop {
+        let Some(frame) = up.next().await.transpose()? else {
+            return Err(CodecError::Incomplete);
+        };
+        match frame {
+            ResponseFrame::Interim(head) if !answer.started => relay_interim(down, &head).await?,
+            ResponseFrame::Head(head) if !answer.started => {
+                relay_head(down, &head, head_only).await?;
+                answer.started = true;
+            }
+            ResponseFrame::Body(data) => down.feed(BodyPart::Data(&data)).await?,
+            ResponseFrame::Trailers(section) => {
+                down.feed(BodyPart::Trailers(&trailer_fields(&section)))
+                    .await?;
+            }
+            ResponseFrame::End { last } => {
+                down.send(BodyPart::End).await?;
+                return Ok(last);
+            }
+            _ => unreachable!("the codec gives one head per answer"),
+        }
+    }
+}
+
+/// The trailer fields of `section`, name and value.
+pub fn trailer_fields(section: &TrailerSection) -> Vec<(&[u8], &[u8])> {
+    let fields = section.trailers().fields().iter();
+    fields
+        .map(|f| (section.bytes_of(f.name), section.bytes_of(f.value)))
+        .collect()
+}
+
+/// The fields of a head minus the hop-by-hop ones: those RFC 9110 7.6.1 names, the
+/// framing field (the codec writes its own) and every field the Connection field lists.
+fn end_to_end<'a>(
+    head: &'a [u8],
+    fields: &[Field],
+    connection: Option<Span>,
+) -> Vec<(&'a [u8], &'a [u8])> {
+    const HOP_BY_HOP: [&[u8]; 7] = [
+        b"connection",
+        b"keep-alive",
+        b"te",
+        b"transfer-encoding",
+        b"upgrade",
+        b"proxy-connection",
+        b"content-length",
+    ];
+    let listed = connection.map_or(&[][..], |v| v.as_bytes(head));
+    let named = |name: &[u8]| {
+        listed
+            .split(|&b| b == b',')
+            .any(|token| trim_ows(token).eq_ignore_ascii_case(name))
+    };
+    fields
+        .iter()
+        .map(|f| (f.name.as_bytes(head), f.value.as_bytes(head)))
+        .filter(|(name, _)| {
+            !HOP_BY_HOP.iter().any(|h| name.eq_ignore_ascii_case(h)) && !named(name)
+        })
+        .collect()
+}
+
+/// `bytes` without the spaces and tabs around it (list elements, RFC 9110 5.6.1).
+fn trim_ows(bytes: &[u8]) -> &[u8] {
+    let ows = |b: &u8| *b == b' ' || *b == b'\t';
+    let start = bytes.iter().position(|b| !ows(b)).unwrap_or(bytes.len());
+    let end = bytes.iter().rposition(|b| !ows(b)).map_or(start, |i| i + 1);
+    &bytes[start..end]
+}
