@@ -248,7 +248,7 @@ miri: nightly-setup
 # libFuzzer's output goes to tests/fuzz/logs/TARGET.log; its tail is shown on a failure.
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 30
-FUZZ_TARGETS ?= request_head response_head chunked stream backends writer
+FUZZ_TARGETS ?= request_head response_head chunked stream backends writer codec
 # Inputs up to 16 KiB: past the 8 KiB head limit; the small limits the targets also use reach
 # the trailer and chunk-ext limits. (Seeds of 64 KiB would slow every run by 10.)
 FUZZ_MAX_LEN ?= 16384
