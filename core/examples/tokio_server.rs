@@ -25,7 +25,7 @@ use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio_util::codec::{Decoder as _, Encoder as _};
 
 mod common;
-use common::{expects_continue, route, Route, CONTINUE, MAX_BODY};
+use common::{route, Route, CONTINUE, MAX_BODY};
 
 /// A connection that sends nothing for this long is closed.
 const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -102,7 +102,7 @@ async fn connection(mut stream: TcpStream) -> io::Result<()> {
     let mut limits = Limits::DEFAULT;
     limits.max_body_bytes = Some(MAX_BODY);
     // The codec's buffer holds a head and a trailer section; trailers of up to 8 KiB (not the
-    // default 64 KiB) keep it at 16 KiB, which a connection allocates and zeroes when it opens.
+    // default 64 KiB) keep it at 16 KiB, which a connection allocates at its first read.
     limits.max_trailer_bytes = MAX_TRAILERS;
     let mut codec = ServerCodec::new(limits);
     let mut input = BytesMut::with_capacity(READ_ROOM);
@@ -132,7 +132,7 @@ async fn connection(mut stream: TcpStream) -> io::Result<()> {
                 RequestFrame::Head(head) => {
                     let req = head.request();
                     // The client waits for this before it sends the body (RFC 9110 10.1.1).
-                    if expects_continue(req, head.bytes()) {
+                    if head.expects_continue() {
                         out.extend_from_slice(CONTINUE);
                     }
                     pending = Some(route(req, head.bytes()));
