@@ -25,7 +25,7 @@ use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio_util::codec::{Decoder as _, Encoder as _};
 
 mod common;
-use common::{route, Route, CONTINUE, MAX_BODY};
+use common::{expects_continue, route, Route, CONTINUE, MAX_BODY};
 
 /// A connection that sends nothing for this long is closed.
 const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -132,7 +132,7 @@ async fn connection(mut stream: TcpStream) -> io::Result<()> {
                 RequestFrame::Head(head) => {
                     let req = head.request();
                     // The client waits for this before it sends the body (RFC 9110 10.1.1).
-                    if head.expects_continue() {
+                    if expects_continue(req, head.bytes()) {
                         out.extend_from_slice(CONTINUE);
                     }
                     pending = Some(route(req, head.bytes()));

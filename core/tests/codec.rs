@@ -395,5 +395,129 @@ mod misuse {
             "{err:?}"
         );
         assert_eq!(err.status(), None);
+        // The decoder's count of the stream no longer matches the buffer: it stays an error.
+        input.extend_from_slice(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+        assert!(codec.decode(&mut input).is_err());
+    }
+}
+
+mod client {
+    use bytes::BytesMut;
+    use httpspan::codec::{Call, ClientCodec, CodecError, Misuse, ResponseFrame};
+    use httpspan::Limits;
+    use tokio_util::codec::{Decoder, Encoder};
+
+    /// A codec that has sent requests with these methods.
+    fn sent(methods: &[&'static [u8]]) -> ClientCodec {
+        let mut codec = ClientCodec::new(Limits::DEFAULT);
+        let mut out = BytesMut::new();
+        for &method in methods {
+            let target: &[u8] = if method == b"CONNECT" { b"a:443" } else { b"/" };
+            let call = Call {
+                method,
+                target,
+                headers: &[(b"Host", b"a")],
+                body: b"",
+            };
+            codec.encode(call, &mut out).unwrap();
+        }
+        codec
+    }
+
+    /// The frames in `input` as text, until the codec has none.
+    fn frames(codec: &mut ClientCodec, input: &mut BytesMut) -> Vec<String> {
+        let mut out = Vec::new();
+        while let Some(frame) = codec.decode(input).unwrap() {
+            out.push(match frame {
+                ResponseFrame::Interim(h) => format!("interim {}", h.response().status()),
+                ResponseFrame::Head(h) => format!("head {}", h.response().status()),
+                ResponseFrame::Body(d) => format!("body {}", String::from_utf8_lossy(&d)),
+                ResponseFrame::Trailers(t) => format!("trailers {}", t.bytes().len()),
+                ResponseFrame::End { last } => format!("end last={last}"),
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn interim_answers_then_the_final_one_for_each_method() {
+        let mut codec = sent(&[b"POST", b"HEAD", b"GET"]);
+        let mut input = BytesMut::from(
+            &b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n\
+               HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok\
+               HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n\
+               HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\nX: 1\r\n\r\n"[..],
+        );
+        assert_eq!(
+            frames(&mut codec, &mut input),
+            [
+                "interim 100",
+                "interim 103",
+                "head 200",
+                "body ok",
+                "end last=false",
+                "head 200",
+                "end last=false",
+                "head 200",
+                "body hi",
+                "trailers 8",
+                "end last=false"
+            ]
+        );
+        assert_eq!(codec.in_flight(), 0);
+    }
+
+    #[test]
+    fn switching_protocols_ends_the_http_framing() {
+        for (methods, answer) in [
+            (
+                &[&b"GET"[..]][..],
+                &b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\nConnection: upgrade\r\n\r\n"[..],
+            ),
+            (&[&b"CONNECT"[..]][..], &b"HTTP/1.1 200 OK\r\n\r\n"[..]),
+        ] {
+            let mut codec = sent(methods);
+            let mut input = BytesMut::from(answer);
+            input.extend_from_slice(b"\x00tunnel bytes");
+            let status = if methods[0] == b"GET" { 101 } else { 200 };
+            assert_eq!(
+                frames(&mut codec, &mut input),
+                [format!("head {status}"), "end last=true".to_string()]
+            );
+            // The bytes after the head are the new protocol's, left to the caller.
+            assert_eq!(&input[..], b"\x00tunnel bytes");
+            let call = Call {
+                method: b"GET",
+                target: b"/",
+                headers: &[(b"Host", b"a")],
+                body: b"",
+            };
+            assert!(matches!(
+                codec.encode(call, &mut BytesMut::new()),
+                Err(CodecError::Misuse(Misuse::NotHttp))
+            ));
+        }
+    }
+
+    #[test]
+    fn a_body_until_close_ends_at_the_end_of_the_stream() {
+        let mut codec = sent(&[b"GET"]);
+        let mut input = BytesMut::from(&b"HTTP/1.1 200 OK\r\n\r\nall of it"[..]);
+        assert_eq!(
+            frames(&mut codec, &mut input),
+            ["head 200", "body all of it"]
+        );
+        assert!(matches!(
+            codec.decode_eof(&mut input).unwrap(),
+            Some(ResponseFrame::End { last: true })
+        ));
+        // A Content-Length body cut short is incomplete.
+        let mut codec = sent(&[b"GET"]);
+        let mut input = BytesMut::from(&b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nab"[..]);
+        assert_eq!(frames(&mut codec, &mut input), ["head 200", "body ab"]);
+        assert!(matches!(
+            codec.decode_eof(&mut input),
+            Err(CodecError::Incomplete)
+        ));
     }
 }

@@ -1,6 +1,7 @@
 //! What both codecs' decoders share: the stream decoder over a lazily allocated buffer, and the
 //! bookkeeping that turns its events into frames sharing the read buffer.
 
+use std::vec;
 use std::vec::Vec;
 
 use bytes::{Buf, Bytes, BytesMut};
@@ -27,7 +28,8 @@ impl AsRef<[u8]> for LazyBuffer {
 impl AsMut<[u8]> for LazyBuffer {
     fn as_mut(&mut self) -> &mut [u8] {
         if self.bytes.len() != self.len {
-            self.bytes.resize(self.len, 0);
+            // Zeroed by the allocator, which may take fresh zero pages instead of writing.
+            self.bytes = vec![0; self.len];
         }
         &mut self.bytes
     }
@@ -53,6 +55,9 @@ pub(super) enum Taken {
 pub(super) struct Reader {
     pub(super) decoder: Decoder<LazyBuffer>,
     consumed: usize,
+    /// Set once the read buffer lost held bytes: every later call fails with it, as the
+    /// decoder's count of the stream no longer matches the buffer.
+    broken: Option<Misuse>,
 }
 
 impl Reader {
@@ -64,6 +69,7 @@ impl Reader {
         Reader {
             decoder: Decoder::new(kind, buf, limits),
             consumed: 0,
+            broken: None,
         }
     }
 
@@ -77,12 +83,16 @@ impl Reader {
     pub(super) fn next(&mut self, src: &mut BytesMut) -> Result<Taken, CodecError> {
         // The held bytes are the decoder's input already; a buffer cut below them has lost
         // bytes the decoder counted, and nothing after that would be framed right.
+        if let Some(misuse) = self.broken {
+            return Err(misuse.into());
+        }
         let Some(rest) = src.get(self.consumed..) else {
-            return Err(Misuse::ReadBufferShrunk {
+            let misuse = Misuse::ReadBufferShrunk {
                 held: self.consumed,
                 len: src.len(),
-            }
-            .into());
+            };
+            self.broken = Some(misuse);
+            return Err(misuse.into());
         };
         let (used, event) = self.decoder.decode(rest)?;
         Ok(self.take(src, used, event))
