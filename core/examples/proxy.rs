@@ -11,7 +11,9 @@
 //! (`100 Continue`, `103 Early Hints`) are forwarded as they come. Hop-by-hop fields (RFC 9110
 //! 7.6.1: Connection, the fields it names, Keep-Alive, TE, Transfer-Encoding, Upgrade,
 //! Proxy-Connection) are dropped both ways; the codecs write the framing again. A body the
-//! upstream ends by closing is re-framed as chunked. Upgrades and CONNECT are answered 501.
+//! upstream ends by closing is re-framed as chunked (for an HTTP/1.0 client, which cannot read
+//! chunked, a chunked or close-delimited body ends by closing the connection, without its
+//! trailer fields). Upgrades and CONNECT are answered 501.
 
 use std::io;
 use std::net::SocketAddr;
@@ -21,7 +23,7 @@ use httpspan::codec::{
     BodyLength, BodyPart, CallHead, ClientCodec, CodecError, Reply, ReplyHead, RequestFrame,
     RequestHead, ResponseFrame, ResponseHead, ServerCodec, TrailerSection,
 };
-use httpspan::{Field, Framing, KnownHeader, Limits, Span};
+use httpspan::{Field, Framing, KnownHeader, Limits, Span, Version};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::codec::Framed;
 
@@ -134,15 +136,19 @@ async fn forward(
         length,
     };
     up.send(call).await?;
-    let head_only = head.bytes_of(req.method()) == b"HEAD";
-    let mut answer = Answered::default();
+    let mut answer = Answered {
+        head_only: head.bytes_of(req.method()) == b"HEAD",
+        http10: req.version() == Version::Http10,
+        started: false,
+        until_close: false,
+    };
     // The client waits for `100 Continue` before its body: so does the proxy, forwarding the
     // upstream's answer. A final answer instead means the body is not wanted.
     if head.expects_continue() {
-        answer = relay_until_final_or_continue(down, up, head_only).await?;
+        relay_until_final_or_continue(down, up, &mut answer).await?;
         if answer.started {
             // Nobody reads the body the client may still send: finish the answer and close.
-            relay_answer(down, up, head_only, &mut answer).await?;
+            relay_answer(down, up, &mut answer).await?;
             return Ok((true, true));
         }
     }
@@ -164,15 +170,21 @@ async fn forward(
             RequestFrame::Head(_) => unreachable!("the codec ends a request before the next"),
         }
     };
-    let upstream_done = relay_answer(down, up, head_only, &mut answer).await?;
-    Ok((last, upstream_done))
+    let upstream_done = relay_answer(down, up, &mut answer).await?;
+    Ok((last || answer.until_close, upstream_done))
 }
 
-/// How far the answer to the current request has been relayed.
-#[derive(Default)]
+/// The answer to the current request: what the client asked, and how far it is relayed.
 struct Answered {
+    /// The request was HEAD: the answer announces a length and has no body.
+    head_only: bool,
+    /// The client speaks HTTP/1.0, which cannot read chunked (RFC 9112 6.1).
+    http10: bool,
     /// The final head has been sent to the client.
     started: bool,
+    /// The body goes to the client delimited by closing the connection (an HTTP/1.0 client
+    /// and a body of unknown length), so its trailer fields are dropped.
+    until_close: bool,
 }
 
 /// Relays interim answers until a `100 Continue` (also relayed) or a final head (relayed; the
@@ -180,8 +192,8 @@ struct Answered {
 async fn relay_until_final_or_continue(
     down: &mut Downstream,
     up: &mut Upstream,
-    head_only: bool,
-) -> Result<Answered, CodecError> {
+    answer: &mut Answered,
+) -> Result<(), CodecError> {
     loop {
         let Some(frame) = up.next().await.transpose()? else {
             return Err(CodecError::Incomplete);
@@ -190,13 +202,10 @@ async fn relay_until_final_or_continue(
             ResponseFrame::Interim(head) => {
                 relay_interim(down, &head).await?;
                 if head.response().status() == 100 {
-                    return Ok(Answered { started: false });
+                    return Ok(());
                 }
             }
-            ResponseFrame::Head(head) => {
-                relay_head(down, &head, head_only).await?;
-                return Ok(Answered { started: true });
-            }
+            ResponseFrame::Head(head) => return relay_head(down, &head, answer).await,
             _ => unreachable!("the codec gives a head before the rest of an answer"),
         }
     }
@@ -217,11 +226,12 @@ async fn relay_interim(down: &mut Downstream, head: &ResponseHead) -> Result<(),
 async fn relay_head(
     down: &mut Downstream,
     head: &ResponseHead,
-    head_only: bool,
+    answer: &mut Answered,
 ) -> Result<(), CodecError> {
     let res = head.response();
     let length = match res.framing() {
         Framing::Length(n) => BodyLength::Fixed(n),
+        Framing::Chunked | Framing::UntilClose if answer.http10 => BodyLength::UntilClose,
         Framing::Chunked | Framing::UntilClose => BodyLength::Chunked,
         // No body: a response to HEAD or a 304 still announces the length it would have.
         _ => BodyLength::Fixed(res.content_length().unwrap_or(0)),
@@ -231,8 +241,10 @@ async fn relay_head(
         status: res.status(),
         headers: &fields,
         length,
-        head_only,
+        head_only: answer.head_only,
     };
+    answer.started = true;
+    answer.until_close = length == BodyLength::UntilClose && !answer.head_only;
     down.feed(reply).await
 }
 
@@ -240,7 +252,6 @@ async fn relay_head(
 async fn relay_answer(
     down: &mut Downstream,
     up: &mut Upstream,
-    head_only: bool,
     answer: &mut Answered,
 ) -> Result<bool, CodecError> {
     loop {
@@ -250,10 +261,10 @@ async fn relay_answer(
         match frame {
             ResponseFrame::Interim(head) if !answer.started => relay_interim(down, &head).await?,
             ResponseFrame::Head(head) if !answer.started => {
-                relay_head(down, &head, head_only).await?;
-                answer.started = true;
+                relay_head(down, &head, answer).await?;
             }
             ResponseFrame::Body(data) => down.feed(BodyPart::Data(&data)).await?,
+            ResponseFrame::Trailers(_) if answer.until_close => {}
             ResponseFrame::Trailers(section) => {
                 down.feed(BodyPart::Trailers(&trailer_fields(&section)))
                     .await?;

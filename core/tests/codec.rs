@@ -278,6 +278,49 @@ mod encode {
         );
     }
 
+    /// An HTTP/1.0 client cannot read chunked: its answer must not be, even pipelined behind
+    /// HTTP/1.1 requests.
+    #[test]
+    fn no_chunked_answer_to_http_1_0() {
+        use httpspan::codec::RequestFrame;
+        use tokio_util::codec::Decoder;
+        let mut codec = ServerCodec::new(Limits::DEFAULT);
+        let mut input = BytesMut::from(
+            &b"GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"
+                [..],
+        );
+        while let Some(frame) = codec.decode(&mut input).unwrap() {
+            assert!(!matches!(frame, RequestFrame::End { last: true }));
+        }
+        let mut out = BytesMut::new();
+        let chunked = ReplyHead {
+            status: 200,
+            headers: &[],
+            length: BodyLength::Chunked,
+            head_only: false,
+        };
+        // An interim answer does not count; the first final one is /a's.
+        let interim = ReplyHead {
+            status: 103,
+            length: BodyLength::Fixed(0),
+            ..chunked
+        };
+        codec.encode(interim, &mut out).unwrap();
+        codec.encode(chunked, &mut out).unwrap();
+        codec.encode(BodyPart::End, &mut out).unwrap();
+        let len = out.len();
+        assert!(matches!(
+            codec.encode(chunked, &mut out),
+            Err(CodecError::Misuse(Misuse::ChunkedToHttp10))
+        ));
+        assert_eq!(out.len(), len);
+        let until_close = ReplyHead {
+            length: BodyLength::UntilClose,
+            ..chunked
+        };
+        codec.encode(until_close, &mut out).unwrap();
+    }
+
     #[test]
     fn client_requests_declare_their_bodies() {
         let mut codec = ClientCodec::new(Limits::DEFAULT);

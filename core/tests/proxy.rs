@@ -72,3 +72,30 @@ fn hop_by_hop_fields_stop_at_the_proxy() {
         assert_eq!(answers[0].body, b"host\nx-kept\n");
     });
 }
+
+#[test]
+fn an_http_1_0_client_gets_no_chunked_body() {
+    use std::io::{Read, Write};
+    run(|| async {
+        let addr = proxied().await;
+        // A blocking client on its own thread, so that the runtime serves the proxy meanwhile.
+        let wire = tokio::task::spawn_blocking(move || {
+            let mut stream = std::net::TcpStream::connect(addr).unwrap();
+            stream
+                .write_all(b"GET /chunked HTTP/1.0\r\nHost: origin\r\n\r\n")
+                .unwrap();
+            let mut wire = Vec::new();
+            stream.read_to_end(&mut wire).unwrap();
+            wire
+        })
+        .await
+        .unwrap();
+        let text = String::from_utf8_lossy(&wire);
+        assert!(text.starts_with("HTTP/1.1 200 OK\r\n"), "{text}");
+        assert!(
+            !text.to_ascii_lowercase().contains("transfer-encoding"),
+            "{text}"
+        );
+        assert!(text.ends_with("\r\n\r\none two three"), "{text}");
+    });
+}

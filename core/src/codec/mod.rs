@@ -191,7 +191,7 @@ pub enum BodyLength {
     /// less. `Fixed(0)` in a response without content (1xx, 204) writes no field.
     Fixed(u64),
     /// `Transfer-Encoding: chunked`: each [`BodyPart::Data`] is written as a chunk, and
-    /// [`BodyPart::Trailers`] may follow.
+    /// [`BodyPart::Trailers`] may follow. Refused in the answer to an HTTP/1.0 request.
     Chunked,
     /// Responses only: no framing field; the body ends when the server closes the connection,
     /// so [`BodyPart::End`] ends the connection's HTTP as well.
@@ -245,6 +245,9 @@ pub enum Misuse {
     TrailersNeedChunked,
     /// [`BodyLength::UntilClose`] in a request, which must declare its length.
     UntilCloseInRequest,
+    /// [`BodyLength::Chunked`] in the answer to an HTTP/1.0 request, which cannot read it
+    /// (RFC 9112 6.1): answer with a Content-Length or [`BodyLength::UntilClose`].
+    ChunkedToHttp10,
     /// More pipelined requests without their response than the codec remembers
     /// ([`MAX_PIPELINED`]).
     TooManyPipelined,
@@ -277,6 +280,9 @@ impl fmt::Display for Misuse {
             }
             Misuse::UntilCloseInRequest => {
                 f.write_str("a request body must be chunked or have a Content-Length")
+            }
+            Misuse::ChunkedToHttp10 => {
+                f.write_str("a chunked answer to an HTTP/1.0 request (RFC 9112 6.1)")
             }
             Misuse::TooManyPipelined => write!(
                 f,

@@ -4,10 +4,11 @@ use bytes::BytesMut;
 
 use super::encode::{append, fields_room, Declared, Outgoing};
 use super::read::{Reader, Taken};
-use super::{BodyLength, BodyPart, CodecError, RequestHead, TrailerSection};
+use super::{BodyLength, BodyPart, CodecError, Misuse, RequestHead, TrailerSection};
 use crate::framing::{self, Content};
 use crate::limits::Limits;
 use crate::stream::MessageKind;
+use crate::syntax::Version;
 use crate::writer::{ResponseWriter, WriteError};
 
 /// What [`ServerCodec`] decodes: the parts of each request, in order.
@@ -101,6 +102,40 @@ pub struct ReplyHead<'a> {
 pub struct ServerCodec {
     reader: Reader,
     outgoing: Outgoing,
+    versions: Versions,
+}
+
+/// Which of the requests decoded and not yet answered are HTTP/1.0, which must not get a
+/// chunked answer: a ring of bits indexed by request number, read while the answers are
+/// at most 64 requests behind (further behind, the bit is overwritten and nothing is checked).
+#[derive(Clone, Copy, Debug, Default)]
+struct Versions {
+    http10: u64,
+    decoded: u64,
+    answered: u64,
+}
+
+impl Versions {
+    fn decoded(&mut self, http10: bool) {
+        let bit = 1 << (self.decoded % 64);
+        match http10 {
+            true => self.http10 |= bit,
+            false => self.http10 &= !bit,
+        }
+        self.decoded += 1;
+    }
+
+    /// Whether the request the next final answer is for is known to be HTTP/1.0.
+    fn answering_http10(&self) -> bool {
+        let behind = self.decoded - self.answered;
+        (1..=64).contains(&behind) && self.http10 & (1 << (self.answered % 64)) != 0
+    }
+
+    fn answered(&mut self) {
+        if self.answered < self.decoded {
+            self.answered += 1;
+        }
+    }
 }
 
 impl ServerCodec {
@@ -110,6 +145,7 @@ impl ServerCodec {
         ServerCodec {
             reader: Reader::new(MessageKind::Request, limits),
             outgoing: Outgoing::Idle,
+            versions: Versions::default(),
         }
     }
 
@@ -117,10 +153,11 @@ impl ServerCodec {
         let decoder = &self.reader.decoder;
         let request = || decoder.request().expect("a request decoder");
         Some(match taken {
-            Taken::Head(bytes) => RequestFrame::Head(RequestHead {
-                bytes,
-                parsed: request().clone(),
-            }),
+            Taken::Head(bytes) => {
+                let parsed = request().clone();
+                self.versions.decoded(parsed.version() == Version::Http10);
+                RequestFrame::Head(RequestHead { bytes, parsed })
+            }
             Taken::Body(data) => RequestFrame::Body(data),
             Taken::Trailers(bytes) => RequestFrame::Trailers(self.reader.section(bytes)),
             Taken::End => RequestFrame::End {
@@ -165,8 +202,10 @@ impl tokio_util::codec::Encoder<Reply<'_>> for ServerCodec {
         if !reply.head_only && reply.status != 304 {
             dst.extend_from_slice(reply.body);
         }
-        if reply.status == 101 {
-            self.outgoing = Outgoing::Done;
+        match reply.status {
+            101 => self.outgoing = Outgoing::Done,
+            100..=199 => {}
+            _ => self.versions.answered(),
         }
         Ok(())
     }
@@ -177,6 +216,11 @@ impl tokio_util::codec::Encoder<ReplyHead<'_>> for ServerCodec {
 
     fn encode(&mut self, head: ReplyHead<'_>, dst: &mut BytesMut) -> Result<(), CodecError> {
         self.outgoing.check_head()?;
+        let is_final = !(100..=199).contains(&head.status) || head.status == 101;
+        let to_http10 = is_final && self.versions.answering_http10();
+        if head.length == BodyLength::Chunked && to_http10 {
+            return Err(Misuse::ChunkedToHttp10.into());
+        }
         let content = framing::response_content(head.status);
         let declared = match (content, head.length) {
             (Content::None, BodyLength::Fixed(0)) | (_, BodyLength::UntilClose) => {
@@ -189,6 +233,9 @@ impl tokio_util::codec::Encoder<ReplyHead<'_>> for ServerCodec {
             write_head(buf, head.status, head.headers, declared)
         })?;
         self.after_head(&head, content);
+        if is_final {
+            self.versions.answered();
+        }
         Ok(())
     }
 }
