@@ -11,7 +11,6 @@ use crate::error::{Error, ErrorKind};
 use crate::head::HeadKind;
 use crate::known::{Folded, KnownHeader};
 use crate::limits::Leniency;
-use crate::scan;
 use crate::syntax::{self, ListItems, MethodClass, Version};
 
 /// How the body of a message is delimited (RFC 9112 6.3).
@@ -285,15 +284,10 @@ fn transfer_codings(value: &[u8], flags: u16, value_pos: usize) -> Result<u16, E
 #[inline(never)]
 fn connection_options(value: &[u8], value_pos: usize) -> Result<u16, Error> {
     let mut flags = 0;
-    for (item, off) in ListItems::new(value) {
-        let len = scan::token_len(item);
-        if len != item.len() {
-            return Err(Error::new(
-                ErrorKind::InvalidConnection,
-                value_pos + off + len,
-            ));
-        }
-        flags |= connection_option(item);
+    for option in syntax::ConnectionOptions::new(value) {
+        let option =
+            option.map_err(|at| Error::new(ErrorKind::InvalidConnection, value_pos + at))?;
+        flags |= connection_option(option);
     }
     Ok(flags)
 }

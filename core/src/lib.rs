@@ -106,6 +106,7 @@ pub mod codec;
 mod error;
 mod framing;
 mod head;
+mod hop_by_hop;
 mod known;
 mod limits;
 mod request;
@@ -132,6 +133,7 @@ pub use chunked::{Chunk, ChunkedDecoder};
 pub use error::{Error, ErrorKind};
 pub use framing::Framing;
 pub use head::{unfold, Field, Status, Unfolded};
+pub use hop_by_hop::{end_to_end_fields, end_to_end_trailers, is_hop_by_hop, EndToEndFields};
 pub use known::KnownHeader;
 pub use limits::{Leniency, Limits};
 pub use request::Request;
@@ -141,8 +143,9 @@ pub use syntax::Version;
 pub use trailers::Trailers;
 pub use validate::{is_field_value, is_request_target, is_token};
 pub use writer::{
-    reason_phrase, write_chunk, write_chunk_header, write_empty_response, RequestWriter,
-    ResponseWriter, TrailerWriter, WriteError, CHUNK_END, LAST_CHUNK,
+    reason_phrase, write_chunk, write_chunk_header, write_chunk_header_in, write_chunk_in,
+    write_empty_response, write_empty_response_in, Measure, RequestWriter, ResponseWriter,
+    TrailerWriter, WriteError, WriteTarget, CHUNK_END, LAST_CHUNK,
 };
 
 /// The name of the scanning backend this process uses: `"avx512"`, `"avx2"`, `"sse4.2"`,

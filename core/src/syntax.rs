@@ -556,6 +556,36 @@ impl<'a> Iterator for ListItems<'a> {
     }
 }
 
+/// The connection-options of a Connection value (RFC 9110 7.6.1: `#connection-option`, each a
+/// token), in order: each option, or the offset of the first byte of an element that is not a
+/// token. The parser's framing rules and the public hop-by-hop filter both read Connection
+/// through it, so they agree on what a value names.
+pub(crate) struct ConnectionOptions<'a> {
+    items: ListItems<'a>,
+}
+
+impl<'a> ConnectionOptions<'a> {
+    pub(crate) fn new(value: &'a [u8]) -> Self {
+        ConnectionOptions {
+            items: ListItems::new(value),
+        }
+    }
+}
+
+impl<'a> Iterator for ConnectionOptions<'a> {
+    type Item = Result<&'a [u8], usize>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (item, off) = self.items.next()?;
+        let len = scan::token_len(item);
+        Some(if len == item.len() {
+            Ok(item)
+        } else {
+            Err(off + len)
+        })
+    }
+}
+
 /// Index of the next comma outside a quoted-string, or the length.
 fn quoted_aware_comma(bytes: &[u8]) -> usize {
     let mut quoted = false;

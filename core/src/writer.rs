@@ -1,5 +1,6 @@
 //! Writing heads: a status line or request-line, fields and the framing field, into a buffer
-//! the caller provides.
+//! the caller provides, a growable buffer, or [`Measure`] (`target.rs`); chunked bodies and
+//! their trailers are in `chunks.rs`.
 //!
 //! The writers refuse anything the parser would refuse, so what they write is a head that
 //! httpspan (and any strict recipient) reads back exactly as written: no CR, LF or NUL in a name
@@ -18,15 +19,24 @@ use crate::syntax::Version;
 use crate::validate::{self, is_field_value, is_token};
 
 mod chunks;
+mod target;
 
-pub use chunks::{write_chunk, write_chunk_header, TrailerWriter, CHUNK_END, LAST_CHUNK};
+pub use chunks::{
+    write_chunk, write_chunk_header, write_chunk_header_in, write_chunk_in, TrailerWriter,
+    CHUNK_END, LAST_CHUNK,
+};
+pub use target::{Measure, WriteTarget};
 
 /// Why a write was refused. The call that returns it has written nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum WriteError {
-    /// The buffer is too small: it would need `needed` bytes, counted from its start, to hold
-    /// what is written so far and this call's bytes.
+    /// The buffer is too small: it would need `needed` bytes, counted from where the writer
+    /// started, to hold what is written so far and this call's bytes. A call that writes a whole
+    /// message (`write_empty_response`, `write_chunk`, `body`, `finish`) reports the size of all
+    /// of it; a field line reports what the head needs up to and including it. To know the size
+    /// of a whole head before writing it, run the same calls on [`Measure`]. From a growable
+    /// target (`Vec<u8>`, `BytesMut`), this means it could not grow.
     BufferTooSmall {
         /// The buffer length that this call needs.
         needed: usize,
@@ -179,7 +189,7 @@ struct Digits {
 }
 
 impl Digits {
-    #[inline]
+    #[inline(always)]
     fn new<const RADIX: u64>(mut n: u64) -> Digits {
         let mut bytes = [0u8; 20];
         let mut start = bytes.len();
@@ -246,7 +256,8 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
 /// For a registered status code whose response may have content, the response is a
 /// compile-time constant copied after one bounds check: the cheapest answer a server can send.
 /// Other codes go through [`ResponseWriter`], with the same result. `status` must be from 100
-/// to 599.
+/// to 599. A buffer too small is refused with the length of the whole response, and nothing is
+/// written.
 ///
 /// ```
 /// let mut buf = [0u8; 64];
@@ -268,18 +279,55 @@ pub fn write_empty_response(buf: &mut [u8], status: u16) -> Result<usize, WriteE
         *dst = OK_EMPTY;
         return Ok(OK_EMPTY.len());
     }
+    write_empty_response_slice(buf, status)
+}
+
+/// [`write_empty_response`] into any [`WriteTarget`]: appended to a `Vec<u8>` or `BytesMut`,
+/// or only measured with [`Measure`].
+///
+/// ```
+/// let mut out = Vec::new();
+/// httpspan::write_empty_response_in(&mut out, 404)?;
+/// httpspan::write_empty_response_in(&mut out, 304)?;
+/// assert_eq!(
+///     out,
+///     b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\nHTTP/1.1 304 Not Modified\r\n\r\n"
+/// );
+/// # Ok::<(), httpspan::WriteError>(())
+/// ```
+#[inline]
+pub fn write_empty_response_in<T: WriteTarget + ?Sized>(
+    target: &mut T,
+    status: u16,
+) -> Result<usize, WriteError> {
     let has_content = !matches!(status, 100..=199 | 204 | 304);
     if let Some(response) = empty_response(status).filter(|_| has_content) {
-        let Some(dst) = buf.get_mut(..response.len()) else {
-            return Err(WriteError::BufferTooSmall {
-                needed: response.len(),
-            });
-        };
-        dst.copy_from_slice(response);
-        return Ok(response.len());
+        return target.put_parts(0, &[response]);
     }
+    // The rest is written on the stack first, so that the target gets all of it or nothing and
+    // a target too small learns the whole length.
+    let mut response = [0u8; EMPTY_RESPONSE_MAX];
+    let len = written_empty_response(&mut response, status)?;
+    target.put_parts(0, &[&response[..len]])
+}
+
+/// [`write_empty_response_in`] into a slice, out of line: the 200 answer is the one to keep
+/// small where [`write_empty_response`] is inlined.
+#[inline(never)]
+fn write_empty_response_slice(buf: &mut [u8], status: u16) -> Result<usize, WriteError> {
+    write_empty_response_in(buf, status)
+}
+
+/// The longest response [`write_empty_response`] writes: the longest registered reason phrase
+/// and `Content-Length: 0`, with room to spare.
+const EMPTY_RESPONSE_MAX: usize = 96;
+
+/// A response of `status` without content written by the general writer, for the codes that
+/// have no compile-time constant.
+#[inline(never)]
+fn written_empty_response(buf: &mut [u8], status: u16) -> Result<usize, WriteError> {
     let mut res = ResponseWriter::new(buf, status)?;
-    if has_content {
+    if !matches!(status, 100..=199 | 204 | 304) {
         res.content_length(0)?;
     }
     res.finish()
@@ -319,12 +367,20 @@ fn checked_field(name: &[u8]) -> Option<KnownHeader> {
         .then_some(known)
 }
 
-/// What the two writers share: the buffer, how much of it is written, and the framing facts of
+/// What the two writers share: the target, how much is written to it, and the framing facts of
 /// the fields written so far, which later calls are checked against by the parser's own rules.
 #[derive(Debug)]
-struct HeadWriter<'a> {
-    buf: &'a mut [u8],
-    /// INVARIANT: `buf[..len]` is a start line and complete field lines.
+struct HeadWriter<'a, T: WriteTarget + ?Sized> {
+    buf: &'a mut T,
+    /// INVARIANT: the `head.len` bytes written are a start line and complete field lines.
+    head: HeadState,
+}
+
+/// The part of a [`HeadWriter`] that does not depend on the target: the checks live here, out
+/// of the generic code, so that they are compiled (and their scans inlined) once in this crate
+/// whatever target a caller's crate instantiates the writer with.
+#[derive(Debug)]
+struct HeadState {
     len: usize,
     version: Version,
     content: Content,
@@ -337,26 +393,7 @@ fn refused(error: Error) -> WriteError {
     WriteError::Invalid(error.kind())
 }
 
-impl<'a> HeadWriter<'a> {
-    #[inline]
-    fn start(
-        buf: &'a mut [u8],
-        line: &[&[u8]],
-        version: Version,
-        content: Content,
-        kind: HeadKind,
-    ) -> Result<Self, WriteError> {
-        let len = put(buf, 0, line)?;
-        Ok(HeadWriter {
-            buf,
-            len,
-            version,
-            content,
-            kind,
-            framing: FramingFields::NONE,
-        })
-    }
-
+impl HeadState {
     /// `framing` with the field `known: value` applied, or why the parser would refuse it.
     #[inline]
     fn applied(&self, known: KnownHeader, value: &[u8]) -> Result<FramingFields, WriteError> {
@@ -376,14 +413,9 @@ impl<'a> HeadWriter<'a> {
         Ok(framing)
     }
 
+    /// The framing facts once the field line `name: value` is written, or why it is refused.
     #[inline]
-    fn push(&mut self, parts: &[&[u8]]) -> Result<(), WriteError> {
-        self.len = put(self.buf, self.len, parts)?;
-        Ok(())
-    }
-
-    #[inline]
-    fn header(&mut self, name: &[u8], value: &[u8]) -> Result<(), WriteError> {
+    fn with_header(&self, name: &[u8], value: &[u8]) -> Result<FramingFields, WriteError> {
         if !is_token(name) {
             return Err(WriteError::Invalid(ErrorKind::InvalidFieldName));
         }
@@ -392,21 +424,13 @@ impl<'a> HeadWriter<'a> {
         }
         // The fields whose meaning a recipient checks while parsing are checked by the same
         // rules here, so that the head is read back as written.
-        let framing = match checked_field(name) {
+        match checked_field(name) {
             Some(KnownHeader::ContentLength | KnownHeader::TransferEncoding) => {
-                return Err(WriteError::FramingField)
+                Err(WriteError::FramingField)
             }
-            Some(known) => self.applied(known, value)?,
-            None => self.framing,
-        };
-        self.push(&[name, b": ", value, b"\r\n"])?;
-        self.framing = framing;
-        Ok(())
-    }
-
-    #[inline]
-    fn header_u64(&mut self, name: &[u8], value: u64) -> Result<(), WriteError> {
-        self.header(name, Digits::new::<10>(value).as_bytes())
+            Some(known) => self.applied(known, value),
+            None => Ok(self.framing),
+        }
     }
 
     /// `framing` with a framing field added, if the status allows framing fields at all.
@@ -418,23 +442,6 @@ impl<'a> HeadWriter<'a> {
         self.applied(known, value)
     }
 
-    #[inline]
-    fn content_length(&mut self, len: u64) -> Result<(), WriteError> {
-        let digits = Digits::new::<10>(len);
-        let framing = self.framed(KnownHeader::ContentLength, digits.as_bytes())?;
-        self.push(&[b"Content-Length: ", digits.as_bytes(), b"\r\n"])?;
-        self.framing = framing;
-        Ok(())
-    }
-
-    #[inline]
-    fn chunked(&mut self) -> Result<(), WriteError> {
-        let framing = self.framed(KnownHeader::TransferEncoding, b"chunked")?;
-        self.push(&[b"Transfer-Encoding: chunked\r\n"])?;
-        self.framing = framing;
-        Ok(())
-    }
-
     /// The framing rules that need every field (Host in an HTTP/1.1 request).
     #[inline]
     fn check_complete(&self) -> Result<(), WriteError> {
@@ -443,23 +450,90 @@ impl<'a> HeadWriter<'a> {
             .map_err(refused)
     }
 
+    /// Whether a body may follow, with the framing rules that need every field.
+    #[inline]
+    fn check_body(&self, len: &Digits) -> Result<(), WriteError> {
+        if self.content != Content::Allowed {
+            return Err(WriteError::BodyNotAllowed);
+        }
+        self.framed(KnownHeader::ContentLength, len.as_bytes())?;
+        self.check_complete()
+    }
+}
+
+impl<'a, T: WriteTarget + ?Sized> HeadWriter<'a, T> {
+    #[inline]
+    fn start(
+        buf: &'a mut T,
+        line: &[&[u8]],
+        version: Version,
+        content: Content,
+        kind: HeadKind,
+    ) -> Result<Self, WriteError> {
+        let len = buf.put_parts(0, line)?;
+        let head = HeadState {
+            len,
+            version,
+            content,
+            kind,
+            framing: FramingFields::NONE,
+        };
+        Ok(HeadWriter { buf, head })
+    }
+
+    #[inline]
+    fn push(&mut self, parts: &[&[u8]]) -> Result<(), WriteError> {
+        self.head.len = self.buf.put_parts(self.head.len, parts)?;
+        Ok(())
+    }
+
+    #[inline]
+    fn header(&mut self, name: &[u8], value: &[u8]) -> Result<(), WriteError> {
+        let framing = self.head.with_header(name, value)?;
+        self.push(&[name, b": ", value, b"\r\n"])?;
+        self.head.framing = framing;
+        Ok(())
+    }
+
+    #[inline]
+    fn header_u64(&mut self, name: &[u8], value: u64) -> Result<(), WriteError> {
+        self.header(name, Digits::new::<10>(value).as_bytes())
+    }
+
+    #[inline]
+    fn content_length(&mut self, len: u64) -> Result<(), WriteError> {
+        let digits = Digits::new::<10>(len);
+        let framing = self
+            .head
+            .framed(KnownHeader::ContentLength, digits.as_bytes())?;
+        self.push(&[b"Content-Length: ", digits.as_bytes(), b"\r\n"])?;
+        self.head.framing = framing;
+        Ok(())
+    }
+
+    #[inline]
+    fn chunked(&mut self) -> Result<(), WriteError> {
+        let framing = self
+            .head
+            .framed(KnownHeader::TransferEncoding, b"chunked")?;
+        self.push(&[b"Transfer-Encoding: chunked\r\n"])?;
+        self.head.framing = framing;
+        Ok(())
+    }
+
     #[inline]
     fn finish(mut self) -> Result<usize, WriteError> {
-        self.check_complete()?;
+        self.head.check_complete()?;
         self.push(&[b"\r\n"])?;
-        Ok(self.len)
+        Ok(self.head.len)
     }
 
     #[inline]
     fn body(mut self, body: &[u8]) -> Result<usize, WriteError> {
-        if self.content != Content::Allowed {
-            return Err(WriteError::BodyNotAllowed);
-        }
         let digits = Digits::new::<10>(body.len() as u64);
-        self.framed(KnownHeader::ContentLength, digits.as_bytes())?;
-        self.check_complete()?;
+        self.head.check_body(&digits)?;
         self.push(&[b"Content-Length: ", digits.as_bytes(), b"\r\n\r\n", body])?;
-        Ok(self.len)
+        Ok(self.head.len)
     }
 }
 
@@ -513,14 +587,15 @@ macro_rules! head_methods {
             Ok(self)
         }
 
-        /// Bytes written so far.
+        /// Bytes written so far by this writer.
         #[inline]
         pub fn written(&self) -> usize {
-            self.head.len
+            self.head.head.len
         }
 
         /// Ends the head with its empty line and returns its length: the head is
-        /// `buf[..len]`. A body, if the framing fields announce one, is the caller's to send.
+        /// `buf[..len]` (in a growable target, the last `len` bytes). A body, if the framing
+        /// fields announce one, is the caller's to send.
         ///
         /// An HTTP/1.1 request without Host is refused.
         #[inline]
@@ -529,7 +604,8 @@ macro_rules! head_methods {
         }
 
         /// Adds `Content-Length` for `body`, ends the head and copies `body` after it; returns
-        /// the length of the whole message, `buf[..len]`.
+        /// the length of the whole message, `buf[..len]` (in a growable target, the last `len`
+        /// bytes).
         ///
         /// Refused when a framing field is already written, and in responses without content
         /// (1xx, 204, 304).
@@ -546,6 +622,10 @@ macro_rules! head_methods {
 /// constant), add fields, then [`finish`](Self::finish) the head or end it with a
 /// [`body`](Self::body). Each call returns an error instead of writing anything that would
 /// break the framing for the recipient; see [`WriteError`]. Nothing is allocated.
+///
+/// [`new`](ResponseWriter::new) writes at the start of a `&mut [u8]`; [`new_in`](Self::new_in)
+/// takes any [`WriteTarget`]: a `Vec<u8>` or `bytes::BytesMut` it appends to and grows, or
+/// [`Measure`] to learn the exact length first.
 ///
 /// ```
 /// use httpspan::ResponseWriter;
@@ -585,26 +665,60 @@ macro_rules! head_methods {
 /// assert!(buf[..len].ends_with(b"chunked\r\n\r\na\r\ndata: 10\n\n\r\n0\r\n\r\n"));
 /// # Ok::<(), httpspan::WriteError>(())
 /// ```
+///
+/// Into a growable buffer, appended after what it holds (see [`WriteTarget`]):
+///
+/// ```
+/// use httpspan::ResponseWriter;
+///
+/// let mut out = b"HTTP/1.1 100 Continue\r\n\r\n".to_vec();
+/// let mut res = ResponseWriter::new_in(&mut out, 200)?;
+/// res.header(b"Content-Type", b"text/plain")?;
+/// let len = res.body(b"hello")?;
+/// assert_eq!(out.len(), 25 + len);
+/// assert!(out.ends_with(b"Content-Length: 5\r\n\r\nhello"));
+/// # Ok::<(), httpspan::WriteError>(())
+/// ```
 #[derive(Debug)]
-pub struct ResponseWriter<'a> {
-    head: HeadWriter<'a>,
+pub struct ResponseWriter<'a, T: WriteTarget + ?Sized = [u8]> {
+    head: HeadWriter<'a, T>,
 }
 
 impl<'a> ResponseWriter<'a> {
     /// Starts an HTTP/1.1 response with `status` and its registered reason phrase (see
-    /// [`reason_phrase`]; empty for an unregistered code). `status` must be from 100 to 599.
+    /// [`reason_phrase`]; empty for an unregistered code) at the start of `buf`. `status` must
+    /// be from 100 to 599.
     #[inline]
     pub fn new(buf: &'a mut [u8], status: u16) -> Result<Self, WriteError> {
-        match status_line(status) {
-            Some(line) => Self::start(buf, &[line], Version::Http11, status),
-            None => Self::with_reason(buf, Version::Http11, status, b""),
-        }
+        Self::new_in(buf, status)
     }
 
     /// Starts a response with any version, status (100 to 599) and reason phrase (SP, HTAB,
-    /// VCHAR and obs-text: no CR, LF or other control byte).
+    /// VCHAR and obs-text: no CR, LF or other control byte) at the start of `buf`.
     pub fn with_reason(
         buf: &'a mut [u8],
+        version: Version,
+        status: u16,
+        reason: &[u8],
+    ) -> Result<Self, WriteError> {
+        Self::with_reason_in(buf, version, status, reason)
+    }
+}
+
+impl<'a, T: WriteTarget + ?Sized> ResponseWriter<'a, T> {
+    /// [`new`](ResponseWriter::new) into any [`WriteTarget`]: appended to a `Vec<u8>` or
+    /// `BytesMut`, or only measured with [`Measure`].
+    #[inline]
+    pub fn new_in(target: &'a mut T, status: u16) -> Result<Self, WriteError> {
+        match status_line(status) {
+            Some(line) => Self::start(target, &[line], Version::Http11, status),
+            None => Self::with_reason_in(target, Version::Http11, status, b""),
+        }
+    }
+
+    /// [`with_reason`](ResponseWriter::with_reason) into any [`WriteTarget`].
+    pub fn with_reason_in(
+        target: &'a mut T,
         version: Version,
         status: u16,
         reason: &[u8],
@@ -624,18 +738,18 @@ impl<'a> ResponseWriter<'a> {
             reason,
             b"\r\n",
         ];
-        Self::start(buf, &line, version, status)
+        Self::start(target, &line, version, status)
     }
 
     #[inline]
     fn start(
-        buf: &'a mut [u8],
+        target: &'a mut T,
         line: &[&[u8]],
         version: Version,
         status: u16,
     ) -> Result<Self, WriteError> {
         let content = framing::response_content(status);
-        let head = HeadWriter::start(buf, line, version, content, HeadKind::Response)?;
+        let head = HeadWriter::start(target, line, version, content, HeadKind::Response)?;
         Ok(ResponseWriter { head })
     }
 
@@ -643,7 +757,8 @@ impl<'a> ResponseWriter<'a> {
 }
 
 /// Writes a request head, and optionally its body, into a buffer you provide: the client-side
-/// twin of [`ResponseWriter`].
+/// twin of [`ResponseWriter`], with the same targets ([`new_in`](Self::new_in) takes any
+/// [`WriteTarget`]).
 ///
 /// The method must be a token and the target one that the parser accepts with it
 /// ([`is_request_target`](crate::is_request_target)). An HTTP/1.1 request needs exactly one
@@ -665,21 +780,41 @@ impl<'a> ResponseWriter<'a> {
 /// # Ok::<(), httpspan::WriteError>(())
 /// ```
 #[derive(Debug)]
-pub struct RequestWriter<'a> {
-    head: HeadWriter<'a>,
+pub struct RequestWriter<'a, T: WriteTarget + ?Sized = [u8]> {
+    head: HeadWriter<'a, T>,
 }
 
 impl<'a> RequestWriter<'a> {
-    /// Starts an HTTP/1.1 request-line.
+    /// Starts an HTTP/1.1 request-line at the start of `buf`.
     #[inline]
     pub fn new(buf: &'a mut [u8], method: &[u8], target: &[u8]) -> Result<Self, WriteError> {
-        Self::with_version(buf, method, target, Version::Http11)
+        Self::new_in(buf, method, target)
     }
 
-    /// Starts a request-line with any version. HTTP/1.0 requests need no Host and cannot be
-    /// chunked.
+    /// Starts a request-line with any version at the start of `buf`. HTTP/1.0 requests need no
+    /// Host and cannot be chunked.
     pub fn with_version(
         buf: &'a mut [u8],
+        method: &[u8],
+        target: &[u8],
+        version: Version,
+    ) -> Result<Self, WriteError> {
+        Self::with_version_in(buf, method, target, version)
+    }
+}
+
+impl<'a, T: WriteTarget + ?Sized> RequestWriter<'a, T> {
+    /// [`new`](RequestWriter::new) into any [`WriteTarget`]: appended to a `Vec<u8>` or
+    /// `BytesMut`, or only measured with [`Measure`]. (`out` here, as `target` is the
+    /// request-target.)
+    #[inline]
+    pub fn new_in(out: &'a mut T, method: &[u8], target: &[u8]) -> Result<Self, WriteError> {
+        Self::with_version_in(out, method, target, Version::Http11)
+    }
+
+    /// [`with_version`](RequestWriter::with_version) into any [`WriteTarget`].
+    pub fn with_version_in(
+        out: &'a mut T,
         method: &[u8],
         target: &[u8],
         version: Version,
@@ -696,7 +831,7 @@ impl<'a> RequestWriter<'a> {
             version.as_str().as_bytes(),
             b"\r\n",
         ];
-        let head = HeadWriter::start(buf, &line, version, Content::Allowed, HeadKind::Request)?;
+        let head = HeadWriter::start(out, &line, version, Content::Allowed, HeadKind::Request)?;
         Ok(RequestWriter { head })
     }
 

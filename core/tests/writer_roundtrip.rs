@@ -11,7 +11,8 @@ mod writer_script;
 
 use httpspan::stream::{Decoder, Event, DEFAULT_BUFFER_LEN};
 use httpspan::{
-    write_chunk, write_chunk_header, ResponseWriter, TrailerWriter, Version, CHUNK_END,
+    write_chunk, write_chunk_header, ErrorKind, ResponseWriter, Status, TrailerWriter, Trailers,
+    Version, WriteError, CHUNK_END,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -42,7 +43,8 @@ fn name() -> impl Strategy<Value = Vec<u8>> {
         4 => bytes(TCHAR, 0..12),
         2 => select(vec![
             "Host", "host", "Connection", "Content-Type", "Content-Length", "transfer-encoding",
-            "Set-Cookie", "X-Request-Id", "Cache-Control", "Upgrade",
+            "Set-Cookie", "X-Request-Id", "Cache-Control", "Upgrade", "Checksum", "Server-Timing",
+            "TE", "Vary",
         ])
         .prop_map(|n| n.as_bytes().to_vec()),
     ]
@@ -275,6 +277,76 @@ proptest! {
         prop_assert_eq!(outcome.body, chunks.concat());
         prop_assert_eq!(outcome.trailers, trailers);
         prop_assert_eq!(outcome.consumed, outcome.written);
+    }
+}
+
+/// Whether `name` is one of the fields the trailer writer's docs keep out of trailers.
+fn not_in_trailers(name: &[u8]) -> bool {
+    "content-length transfer-encoding trailer te connection keep-alive proxy-connection upgrade \
+     host max-forwards expect range if-match if-none-match if-modified-since if-unmodified-since \
+     if-range authorization proxy-authorization www-authenticate proxy-authenticate cookie \
+     set-cookie age cache-control expires location retry-after vary content-type \
+     content-encoding content-range content-language content-location"
+        .split_whitespace()
+        .any(|n| name.eq_ignore_ascii_case(n.as_bytes()))
+}
+
+/// What the trailer writer does with one field: accepted fields come back exactly from the
+/// trailer parser; refused ones break the field grammar or are kept out of trailers.
+fn trailer_field_checked(name: &[u8], value: &[u8]) -> Result<(), TestCaseError> {
+    let mut out = Vec::new();
+    let mut end = TrailerWriter::new_in(&mut out).unwrap();
+    let accepted = end.header(name, value).map(|_| ());
+    let len = end.finish().unwrap();
+    prop_assert_eq!(len, out.len());
+    let section = &out[b"0\r\n".len()..];
+    let mut trailers = Trailers::new();
+    match accepted {
+        Ok(()) => {
+            prop_assert!(!not_in_trailers(name), "{:?}", name);
+            prop_assert_eq!(
+                trailers.parse(section),
+                Ok(Status::Complete {
+                    head_len: section.len()
+                })
+            );
+            let field = trailers.fields()[0];
+            prop_assert_eq!(field.name.as_bytes(section), name);
+            prop_assert_eq!(field.value.as_bytes(section), value);
+        }
+        Err(WriteError::NotInTrailers) => {
+            prop_assert_eq!(section, b"\r\n");
+            prop_assert!(not_in_trailers(name), "{:?}", name);
+        }
+        Err(WriteError::Invalid(kind)) => {
+            prop_assert_eq!(section, b"\r\n");
+            // RFC 9110 5.1 and 5.5, restated: a name is one or more tchar; a value is VCHAR,
+            // obs-text, SP and HTAB, without whitespace at either end.
+            let name_ok = !name.is_empty() && name.iter().all(|b| TCHAR.contains(b));
+            let value_byte = |b: &u8| matches!(b, b'\t' | b' ' | 0x21..=0x7e | 0x80..=0xff);
+            let ws = |b: Option<&u8>| matches!(b, Some(b' ' | b'\t'));
+            let value_ok = value.iter().all(value_byte) && !ws(value.first()) && !ws(value.last());
+            match kind {
+                ErrorKind::InvalidFieldName => prop_assert!(!name_ok),
+                ErrorKind::InvalidFieldValue => prop_assert!(name_ok && !value_ok),
+                other => prop_assert!(false, "unexpected {:?}", other),
+            }
+        }
+        Err(other) => prop_assert!(false, "unexpected {:?}", other),
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: if cfg!(miri) { 3 } else { 512 },
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn trailer_fields_come_back_or_are_refused_for_a_reason(name in name(), value in value()) {
+        trailer_field_checked(&name, &value)?;
     }
 }
 

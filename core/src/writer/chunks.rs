@@ -1,7 +1,7 @@
 //! Writing a chunked body (RFC 9112 7.1): chunks whole or as a size line before data the caller
 //! sends itself, and the end of the body with its trailer fields.
 
-use super::{put, Digits, WriteError};
+use super::{Digits, WriteError, WriteTarget};
 use crate::error::ErrorKind;
 use crate::validate::{is_field_value, is_token};
 
@@ -22,12 +22,31 @@ pub const LAST_CHUNK: &[u8] = b"0\r\n\r\n";
 /// assert_eq!(&buf[..n], b"c\r\nhello, world\r\n");
 /// # Ok::<(), httpspan::WriteError>(())
 /// ```
+#[inline]
 pub fn write_chunk(buf: &mut [u8], data: &[u8]) -> Result<usize, WriteError> {
+    write_chunk_in(buf, data)
+}
+
+/// [`write_chunk`] into any [`WriteTarget`]: appended to a `Vec<u8>` or `BytesMut`, or only
+/// measured with [`Measure`](crate::Measure).
+///
+/// ```
+/// let mut out = Vec::new();
+/// httpspan::write_chunk_in(&mut out, b"hello")?;
+/// httpspan::write_chunk_in(&mut out, b", world")?;
+/// assert_eq!(out, b"5\r\nhello\r\n7\r\n, world\r\n");
+/// # Ok::<(), httpspan::WriteError>(())
+/// ```
+#[inline]
+pub fn write_chunk_in<T: WriteTarget + ?Sized>(
+    target: &mut T,
+    data: &[u8],
+) -> Result<usize, WriteError> {
     if data.is_empty() {
         return Ok(0);
     }
     let size = Digits::new::<16>(data.len() as u64);
-    put(buf, 0, &[size.as_bytes(), b"\r\n", data, b"\r\n"])
+    target.put_parts(0, &[size.as_bytes(), b"\r\n", data, b"\r\n"])
 }
 
 /// Writes the size line of a chunk of `len` bytes into `buf`: `len` in lower-case hex and CRLF.
@@ -53,11 +72,33 @@ pub fn write_chunk(buf: &mut [u8], data: &[u8]) -> Result<usize, WriteError> {
 /// ```
 #[inline]
 pub fn write_chunk_header(buf: &mut [u8], len: u64) -> Result<usize, WriteError> {
+    write_chunk_header_in(buf, len)
+}
+
+/// [`write_chunk_header`] into any [`WriteTarget`]: appended to a `Vec<u8>` or `BytesMut`, or
+/// only measured with [`Measure`](crate::Measure).
+///
+/// ```
+/// use httpspan::{write_chunk_header_in, CHUNK_END};
+///
+/// let data = b"hello";
+/// let mut out = Vec::new();
+/// write_chunk_header_in(&mut out, data.len() as u64)?;
+/// out.extend_from_slice(data);
+/// out.extend_from_slice(CHUNK_END);
+/// assert_eq!(out, b"5\r\nhello\r\n");
+/// # Ok::<(), httpspan::WriteError>(())
+/// ```
+#[inline]
+pub fn write_chunk_header_in<T: WriteTarget + ?Sized>(
+    target: &mut T,
+    len: u64,
+) -> Result<usize, WriteError> {
     if len == 0 {
         return Err(WriteError::EmptyChunk);
     }
     let size = Digits::new::<16>(len);
-    put(buf, 0, &[size.as_bytes(), b"\r\n"])
+    target.put_parts(0, &[size.as_bytes(), b"\r\n"])
 }
 
 /// The CRLF that closes a chunk's data, after the size line from [`write_chunk_header`] and the
@@ -117,7 +158,8 @@ fn allowed_in_trailers(name: &[u8]) -> bool {
         .any(|n| name.eq_ignore_ascii_case(n.as_bytes()))
 }
 
-/// Writes the end of a chunked body into a buffer you provide: the last chunk (`0` CRLF), trailer
+/// Writes the end of a chunked body into a buffer you provide (or any [`WriteTarget`]): the
+/// last chunk (`0` CRLF), trailer
 /// fields, and the empty line that ends the message (RFC 9112 7.1.2).
 ///
 /// [`new`](Self::new) writes the last chunk, [`header`](Self::header) adds a trailer field,
@@ -145,18 +187,28 @@ fn allowed_in_trailers(name: &[u8]) -> bool {
 /// # Ok::<(), httpspan::WriteError>(())
 /// ```
 #[derive(Debug)]
-pub struct TrailerWriter<'a> {
-    buf: &'a mut [u8],
-    /// INVARIANT: `buf[..len]` is the last-chunk line and complete field lines.
+pub struct TrailerWriter<'a, T: WriteTarget + ?Sized = [u8]> {
+    buf: &'a mut T,
+    /// INVARIANT: the `len` bytes written are the last-chunk line and complete field lines.
     len: usize,
 }
 
 impl<'a> TrailerWriter<'a> {
-    /// Starts the end of a chunked body with the last-chunk line `0` CRLF.
+    /// Starts the end of a chunked body with the last-chunk line `0` CRLF at the start of
+    /// `buf`.
     #[inline]
     pub fn new(buf: &'a mut [u8]) -> Result<Self, WriteError> {
-        let len = put(buf, 0, &[b"0\r\n"])?;
-        Ok(TrailerWriter { buf, len })
+        Self::new_in(buf)
+    }
+}
+
+impl<'a, T: WriteTarget + ?Sized> TrailerWriter<'a, T> {
+    /// [`new`](TrailerWriter::new) into any [`WriteTarget`]: appended to a `Vec<u8>` or
+    /// `BytesMut`, or only measured with [`Measure`](crate::Measure).
+    #[inline]
+    pub fn new_in(target: &'a mut T) -> Result<Self, WriteError> {
+        let len = target.put_parts(0, &[b"0\r\n"])?;
+        Ok(TrailerWriter { buf: target, len })
     }
 
     /// Adds the trailer field line `name: value`.
@@ -182,20 +234,22 @@ impl<'a> TrailerWriter<'a> {
         if !allowed_in_trailers(name) {
             return Err(WriteError::NotInTrailers);
         }
-        self.len = put(self.buf, self.len, &[name, b": ", value, b"\r\n"])?;
+        self.len = self
+            .buf
+            .put_parts(self.len, &[name, b": ", value, b"\r\n"])?;
         Ok(self)
     }
 
-    /// Bytes written so far.
+    /// Bytes written so far by this writer.
     #[inline]
     pub fn written(&self) -> usize {
         self.len
     }
 
     /// Ends the trailer section, and the message, with its empty line; returns the length of
-    /// the whole end of the body, `buf[..len]`.
+    /// the whole end of the body, `buf[..len]` (in a growable target, the last `len` bytes).
     #[inline]
     pub fn finish(self) -> Result<usize, WriteError> {
-        put(self.buf, self.len, &[b"\r\n"])
+        self.buf.put_parts(self.len, &[b"\r\n"])
     }
 }

@@ -427,3 +427,126 @@ fn a_trailer_writer_too_small_says_the_total_it_needs() {
         assert!(buf.iter().skip(needed.min(room)).all(|&b| b == 0));
     }
 }
+
+/// Writes the same JSON response into `target` with a response writer.
+fn json_response<T: WriteTarget + ?Sized>(target: &mut T) -> Result<usize, WriteError> {
+    let mut res = ResponseWriter::new_in(target, 200)?;
+    res.header(b"Content-Type", b"application/json")?
+        .header_u64(b"Age", 7)?;
+    res.body(b"{\"ok\":true}")
+}
+
+#[test]
+fn every_target_gets_the_same_bytes_and_measure_their_length() {
+    let mut slice = [0u8; 256];
+    let len = json_response(&mut slice[..]).unwrap();
+    assert_eq!(json_response(&mut Measure), Ok(len));
+    // A Vec is appended to, after what it holds.
+    let mut out = b"before".to_vec();
+    assert_eq!(json_response(&mut out), Ok(len));
+    assert_eq!(out[..6], *b"before");
+    assert_eq!(out[6..], slice[..len]);
+    // Exactly the measured room is enough; one byte less is refused with that length.
+    let mut exact = vec![0u8; len];
+    assert_eq!(json_response(&mut exact[..]), Ok(len));
+    assert_eq!(
+        json_response(&mut exact[..len - 1]),
+        Err(WriteError::BufferTooSmall { needed: len })
+    );
+}
+
+#[cfg(feature = "tokio")]
+#[test]
+fn bytes_mut_is_appended_to() {
+    let mut slice = [0u8; 256];
+    let len = json_response(&mut slice[..]).unwrap();
+    let mut out = bytes::BytesMut::from(&b"before"[..]);
+    assert_eq!(json_response(&mut out), Ok(len));
+    assert_eq!(out[..6], *b"before");
+    assert_eq!(out[6..], slice[..len]);
+    let mut end = bytes::BytesMut::new();
+    let mut trailers = TrailerWriter::new_in(&mut end).unwrap();
+    trailers.header(b"Checksum", b"abc").unwrap();
+    assert_eq!(trailers.finish(), Ok(end.len()));
+    assert_eq!(end[..], *b"0\r\nChecksum: abc\r\n\r\n");
+}
+
+#[test]
+fn a_refused_call_appends_nothing_to_a_growable_target() {
+    let mut out = std::vec::Vec::new();
+    let mut req = RequestWriter::new_in(&mut out, b"GET", b"/").unwrap();
+    req.header(b"Host", b"a").unwrap();
+    let before = req.written();
+    assert!(req.header(b"Bad Name", b"x").is_err());
+    assert!(req.header(b"Host", b"b").is_err());
+    assert!(req.content_length(1).and_then(|r| r.chunked()).is_err());
+    assert_eq!(req.written(), before + b"Content-Length: 1\r\n".len());
+    let len = req.finish().unwrap();
+    assert_eq!(out.len(), len);
+    assert_eq!(
+        out,
+        b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\n\r\n"
+    );
+    let mut parsed = crate::Request::new();
+    assert_eq!(
+        parsed.parse(&out),
+        Ok(crate::Status::Complete { head_len: len })
+    );
+}
+
+#[test]
+fn an_empty_response_too_big_for_the_buffer_reports_its_whole_length_and_writes_nothing() {
+    for status in 100..=599u16 {
+        let len = write_empty_response_in(&mut Measure, status).unwrap();
+        let mut out = std::vec::Vec::new();
+        assert_eq!(write_empty_response_in(&mut out, status), Ok(len));
+        assert_eq!(out.len(), len);
+        for room in [0, 1, len / 2, len - 1] {
+            let mut buf = vec![0u8; room];
+            assert_eq!(
+                write_empty_response(&mut buf, status),
+                Err(WriteError::BufferTooSmall { needed: len }),
+                "{status} in {room}"
+            );
+            assert!(buf.iter().all(|&b| b == 0), "{status} in {room}: written");
+        }
+    }
+}
+
+#[test]
+fn chunks_into_every_target_are_the_same_bytes() {
+    let mut slice = [0u8; 64];
+    let mut out = std::vec::Vec::new();
+    for len in [1usize, 15, 16, 300] {
+        let data = vec![b'x'; len];
+        let n = write_chunk(&mut slice, &data[..len.min(40)]).unwrap();
+        out.clear();
+        assert_eq!(write_chunk_in(&mut out, &data[..len.min(40)]), Ok(n));
+        assert_eq!(out, slice[..n]);
+        assert_eq!(write_chunk_in(&mut Measure, &data[..len.min(40)]), Ok(n));
+        let n = write_chunk_header(&mut slice, len as u64).unwrap();
+        out.clear();
+        assert_eq!(write_chunk_header_in(&mut out, len as u64), Ok(n));
+        assert_eq!(out, slice[..n]);
+        assert_eq!(write_chunk_header_in(&mut Measure, len as u64), Ok(n));
+    }
+    assert_eq!(write_chunk_in(&mut out, b""), Ok(0));
+    assert_eq!(
+        write_chunk_header_in(&mut out, 0),
+        Err(WriteError::EmptyChunk)
+    );
+    assert_eq!(out, b"12c\r\n", "the refusals appended nothing");
+}
+
+#[test]
+fn an_array_is_a_target_like_its_slice() {
+    let mut array = [0u8; 128];
+    let len = json_response(&mut array).unwrap();
+    let mut slice = [0u8; 128];
+    assert_eq!(json_response(&mut slice[..]), Ok(len));
+    assert_eq!(array, slice);
+    assert_eq!(
+        json_response(&mut [0u8; 16]),
+        Err(WriteError::BufferTooSmall { needed: 17 })
+    );
+}

@@ -7,11 +7,13 @@
 //! (start line, fields in order, framing, Content-Length, body), and every call it refused must
 //! be one that the parser would reject with the same error kind, or one that breaks a rule the
 //! writer states (leading whitespace in a value, a framing field through `header`, a body for a
-//! status without content, a buffer too small for the bytes).
+//! status without content, a buffer too small for the bytes). The same script run into a `Vec`
+//! and into `Measure` must give the same bytes and length, and the length measured must be
+//! exactly the room the script needs in a slice.
 
 use httpspan::{
-    ErrorKind, Framing, Limits, Request, RequestWriter, Response, ResponseWriter, Status, Version,
-    WriteError,
+    ErrorKind, Framing, Limits, Measure, Request, RequestWriter, Response, ResponseWriter, Status,
+    Version, WriteError, WriteTarget,
 };
 
 /// The start line to write.
@@ -265,12 +267,12 @@ struct Run {
 }
 
 /// Either writer, so that one loop drives both.
-enum Writer<'a> {
-    Response(ResponseWriter<'a>),
-    Request(RequestWriter<'a>),
+enum Writer<'a, T: WriteTarget + ?Sized> {
+    Response(ResponseWriter<'a, T>),
+    Request(RequestWriter<'a, T>),
 }
 
-impl Writer<'_> {
+impl<T: WriteTarget + ?Sized> Writer<'_, T> {
     fn written(&self) -> usize {
         match self {
             Writer::Response(w) => w.written(),
@@ -319,8 +321,16 @@ fn op_field(op: &Op) -> (Vec<u8>, Vec<u8>) {
     }
 }
 
+/// Runs `script` into a slice of `buf_len` bytes.
 fn run(script: &Script, buf_len: usize) -> Run {
     let mut buf = vec![0u8; buf_len];
+    let mut out = run_in(script, &mut buf[..]);
+    out.buf = buf;
+    out
+}
+
+/// Runs `script` into `target`; the caller fills in `buf`.
+fn run_in<T: WriteTarget + ?Sized>(script: &Script, target: &mut T) -> Run {
     let mut out = Run {
         buf: Vec::new(),
         refused: Vec::new(),
@@ -339,23 +349,25 @@ fn run(script: &Script, buf_len: usize) -> Run {
             status,
             reason: None,
             ..
-        } => ResponseWriter::new(&mut buf, *status).map(Writer::Response),
+        } => ResponseWriter::new_in(target, *status).map(Writer::Response),
         Start::Response {
             version,
             status,
             reason: Some(reason),
-        } => ResponseWriter::with_reason(&mut buf, *version, *status, reason).map(Writer::Response),
+        } => {
+            ResponseWriter::with_reason_in(target, *version, *status, reason).map(Writer::Response)
+        }
         Start::Request {
             version,
             method,
-            target,
-        } => RequestWriter::with_version(&mut buf, method, target, *version).map(Writer::Request),
+            target: request_target,
+        } => RequestWriter::with_version_in(target, method, request_target, *version)
+            .map(Writer::Request),
     };
     let mut writer = match started {
         Ok(w) => w,
         Err(e) => {
             refuse(&mut out, Call::Start, 0, e);
-            out.buf = buf;
             return out;
         }
     };
@@ -364,7 +376,6 @@ fn run(script: &Script, buf_len: usize) -> Run {
         if let Err(e) = writer.apply(op) {
             refuse(&mut out, Call::Op(i), written, e);
             if out.too_small.is_some() {
-                out.buf = buf;
                 return out;
             }
             continue;
@@ -389,7 +400,6 @@ fn run(script: &Script, buf_len: usize) -> Run {
         }
         Err(e) => refuse(&mut out, Call::End, written, e),
     }
-    out.buf = buf;
     out
 }
 
@@ -459,6 +469,7 @@ pub fn check(script: &Script) -> Result<Reached, String> {
 pub fn check_tampered(script: &Script, tamper: impl Fn(&mut Vec<u8>)) -> Result<Reached, String> {
     let buf_len = script.buf_len.min(MAX_BUF);
     let mut run_ = run(script, buf_len);
+    check_targets(script, &run_)?;
     tamper(&mut run_.buf);
     let facts = start_facts(&script.start);
     for &(call, written, error) in &run_.refused {
@@ -494,6 +505,41 @@ pub fn check_tampered(script: &Script, tamper: impl Fn(&mut Vec<u8>)) -> Result<
         reached.parsed_back = true;
     }
     Ok(reached)
+}
+
+/// The script run into a `Vec` writes what the slice run wrote, and run into `Measure` reports
+/// the same lengths; the length measured is exactly the room the script needs: with it the run
+/// ends there, and with one byte less the last call asks for it.
+fn check_targets(script: &Script, in_slice: &Run) -> Result<(), String> {
+    let mut grown = Vec::new();
+    let in_vec = run_in(script, &mut grown);
+    let measured = run_in(script, &mut Measure);
+    if in_vec.too_small.is_some() || measured.too_small.is_some() {
+        return Err("a growable target or Measure was too small".into());
+    }
+    if in_vec.len != measured.len || in_vec.refused != measured.refused {
+        return Err(format!(
+            "Vec and Measure disagree: {:?} {:?}",
+            in_vec.len, measured.len
+        ));
+    }
+    if let Some(len) = in_slice.len {
+        if in_vec.len != Some(len) || grown[..] != in_slice.buf[..len] {
+            return Err(format!("the Vec got other bytes than the slice ({len})"));
+        }
+    }
+    let Some(len) = measured.len.filter(|&len| len <= MAX_BUF) else {
+        return Ok(());
+    };
+    if run(script, len).len != Some(len) {
+        return Err(format!("{len} bytes measured are not enough"));
+    }
+    match run(script, len - 1).too_small {
+        Some((Call::End, needed)) if needed == len => Ok(()),
+        other => Err(format!(
+            "one byte short of the {len} measured, the run asked for {other:?}"
+        )),
+    }
 }
 
 /// A refusal is right when the bytes refused break a rule of RFC 9110 that the writer states,
