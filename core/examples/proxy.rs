@@ -10,10 +10,10 @@
 //! the order they arrive (pipelined requests wait in the read buffer); interim answers
 //! (`100 Continue`, `103 Early Hints`) are forwarded as they come. Hop-by-hop fields (RFC 9110
 //! 7.6.1: Connection, the fields it names, Keep-Alive, TE, Transfer-Encoding, Upgrade,
-//! Proxy-Connection) are dropped both ways; the codecs write the framing again. A body the
-//! upstream ends by closing is re-framed as chunked (for an HTTP/1.0 client, which cannot read
-//! chunked, a chunked or close-delimited body ends by closing the connection, without its
-//! trailer fields). Upgrades and CONNECT are answered 501.
+//! Proxy-Connection) are dropped both ways by `httpspan::end_to_end_fields`; the codecs write
+//! the framing again. A body the upstream ends by closing is re-framed as chunked (for an
+//! HTTP/1.0 client, which cannot read chunked, a chunked or close-delimited body ends by
+//! closing the connection, without its trailer fields). Upgrades and CONNECT are answered 501.
 
 use std::io;
 use std::net::SocketAddr;
@@ -23,7 +23,7 @@ use httpspan::codec::{
     BodyLength, BodyPart, CallHead, ClientCodec, CodecError, Reply, ReplyHead, RequestFrame,
     RequestHead, ResponseFrame, ResponseHead, ServerCodec, TrailerSection,
 };
-use httpspan::{Field, Framing, KnownHeader, Limits, Span, Version};
+use httpspan::{Field, Framing, KnownHeader, Limits, Version};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::codec::Framed;
 
@@ -128,7 +128,7 @@ async fn forward(
         Framing::Chunked => BodyLength::Chunked,
         _ => BodyLength::Fixed(0),
     };
-    let fields = end_to_end(head.bytes(), req.fields(), req.get(KnownHeader::Connection));
+    let fields = end_to_end(head.bytes(), req.fields());
     let call = CallHead {
         method: head.bytes_of(req.method()),
         target: head.bytes_of(req.target()),
@@ -213,7 +213,7 @@ async fn relay_until_final_or_continue(
 
 async fn relay_interim(down: &mut Downstream, head: &ResponseHead) -> Result<(), CodecError> {
     let res = head.response();
-    let fields = end_to_end(head.bytes(), res.fields(), res.get(KnownHeader::Connection));
+    let fields = end_to_end(head.bytes(), res.fields());
     let interim = ReplyHead {
         status: res.status(),
         headers: &fields,
@@ -236,7 +236,7 @@ async fn relay_head(
         // No body: a response to HEAD or a 304 still announces the length it would have.
         _ => BodyLength::Fixed(res.content_length().unwrap_or(0)),
     };
-    let fields = end_to_end(head.bytes(), res.fields(), res.get(KnownHeader::Connection));
+    let fields = end_to_end(head.bytes(), res.fields());
     let reply = ReplyHead {
         status: res.status(),
         headers: &fields,
@@ -278,49 +278,21 @@ async fn relay_answer(
     }
 }
 
-/// The trailer fields of `section`, name and value.
+/// The trailer fields of `section` without hop-by-hop ones, name and value.
 pub fn trailer_fields(section: &TrailerSection) -> Vec<(&[u8], &[u8])> {
     let fields = section.trailers().fields().iter();
     fields
         .map(|f| (section.bytes_of(f.name), section.bytes_of(f.value)))
+        .filter(|(name, _)| !httpspan::is_hop_by_hop(name))
         .collect()
 }
 
-/// The fields of a head minus the hop-by-hop ones: those RFC 9110 7.6.1 names, the
-/// framing field (the codec writes its own) and every field the Connection field lists.
-fn end_to_end<'a>(
-    head: &'a [u8],
-    fields: &[Field],
-    connection: Option<Span>,
-) -> Vec<(&'a [u8], &'a [u8])> {
-    const HOP_BY_HOP: [&[u8]; 7] = [
-        b"connection",
-        b"keep-alive",
-        b"te",
-        b"transfer-encoding",
-        b"upgrade",
-        b"proxy-connection",
-        b"content-length",
-    ];
-    let listed = connection.map_or(&[][..], |v| v.as_bytes(head));
-    let named = |name: &[u8]| {
-        listed
-            .split(|&b| b == b',')
-            .any(|token| trim_ows(token).eq_ignore_ascii_case(name))
-    };
-    fields
-        .iter()
+/// The fields of a head a proxy forwards ([`httpspan::end_to_end_fields`]: without the
+/// hop-by-hop fields and those the Connection field names), and without Content-Length, which
+/// the codec writes from the body length it is given.
+fn end_to_end<'a>(head: &'a [u8], fields: &'a [Field]) -> Vec<(&'a [u8], &'a [u8])> {
+    httpspan::end_to_end_fields(fields, head)
         .map(|f| (f.name.as_bytes(head), f.value.as_bytes(head)))
-        .filter(|(name, _)| {
-            !HOP_BY_HOP.iter().any(|h| name.eq_ignore_ascii_case(h)) && !named(name)
-        })
+        .filter(|(name, _)| !name.eq_ignore_ascii_case(b"content-length"))
         .collect()
-}
-
-/// `bytes` without the spaces and tabs around it (list elements, RFC 9110 5.6.1).
-fn trim_ows(bytes: &[u8]) -> &[u8] {
-    let ows = |b: &u8| *b == b' ' || *b == b'\t';
-    let start = bytes.iter().position(|b| !ows(b)).unwrap_or(bytes.len());
-    let end = bytes.iter().rposition(|b| !ows(b)).map_or(start, |i| i + 1);
-    &bytes[start..end]
 }
