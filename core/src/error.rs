@@ -191,6 +191,12 @@ macro_rules! paste_code {
     (BodyTooLarge) => {
         "body_too_large"
     };
+    (ParseAfterComplete) => {
+        "parse_after_complete"
+    };
+    (BufferShorterThanParsed) => {
+        "buffer_shorter_than_parsed"
+    };
 }
 
 error_kinds! {
@@ -279,9 +285,14 @@ error_kinds! {
     TargetTooLong => (414, "RFC 9110 15.5.15", "request-line longer than the head limit"),
     /// The head exceeds the head limit.
     HeadTooLarge => (431, "RFC 6585 5", "head larger than the limit"),
-    /// More field lines than the limit.
+    /// More field lines than the limit: the smaller of
+    /// [`Limits::max_field_lines`](crate::Limits::max_field_lines) and the parser's field slots.
     TooManyFields => (431, "RFC 6585 5", "more field lines than the limit"),
     /// More field lines than the parser has slots; [`Error::needed_slots`] says how many it needs.
+    /// [`Request`](crate::Request), [`Response`](crate::Response) and
+    /// [`Trailers`](crate::Trailers) bound field lines by the smaller of
+    /// [`Limits::max_field_lines`](crate::Limits::max_field_lines) and their slot count and
+    /// report [`TooManyFields`](Self::TooManyFields) past it, so they do not return this kind.
     FieldSlotsExhausted => (431, "RFC 6585 5", "more field lines than the parser has slots"),
     /// A chunk-size that is not 1*HEXDIG.
     InvalidChunkSize => (400, "RFC 9112 7.1", "invalid chunk-size"),
@@ -297,6 +308,15 @@ error_kinds! {
     TrailersTooLarge => (431, "RFC 9112 7.1.2", "trailer section larger than the limit"),
     /// A body longer than the limit.
     BodyTooLarge => (413, "RFC 9110 15.5.14", "body larger than the limit"),
+    /// A misuse of the parser, not a fault of the message: `parse` was called again after it
+    /// returned [`Status::Complete`](crate::Status::Complete), without `reset()` in between.
+    /// The offset is 0. Call `reset()` before parsing the next message.
+    ParseAfterComplete => (500, "httpspan API", "parse called after a complete head without reset()"),
+    /// A misuse of the parser, not a fault of the message: the buffer given to `parse` is
+    /// shorter than the bytes an earlier call already read (only the newly read bytes were
+    /// passed, say). The offset is the buffer's length. Pass the whole buffer from the message's
+    /// first byte on each call.
+    BufferShorterThanParsed => (500, "httpspan API", "buffer shorter than the bytes already parsed; pass the whole buffer from the message start"),
 }
 
 impl fmt::Display for ErrorKind {
@@ -344,14 +364,6 @@ impl Error {
         }
     }
 
-    pub(crate) const fn slots_exhausted(offset: usize, needed: u16) -> Error {
-        Error {
-            kind: ErrorKind::FieldSlotsExhausted,
-            needed_slots: needed,
-            offset,
-        }
-    }
-
     /// The same error with its offset moved by `base`, for errors found in a piece of a stream.
     /// Saturates where `usize` cannot hold a stream offset (beyond 4 GiB on 32-bit targets).
     #[inline]
@@ -375,7 +387,8 @@ impl Error {
         self.offset
     }
 
-    /// The status code a server should answer: 400, 413, 414, 431 or 505.
+    /// The status code a server should answer: 400, 413, 414, 431 or 505 for a fault of the
+    /// message; 500 for a misuse of the parser by the caller.
     #[inline]
     pub const fn status(&self) -> u16 {
         self.kind.status()

@@ -35,6 +35,8 @@ mod flag {
     pub(super) const CLOSE: u16 = 16;
     pub(super) const KEEP_ALIVE: u16 = 32;
     pub(super) const HOST: u16 = 64;
+    /// Transfer-Encoding lists a coding other than chunked.
+    pub(super) const OTHER_CODING: u16 = 128;
 }
 
 /// The known headers that [`FramingFields::apply`] interprets come first in slot order, so that
@@ -194,6 +196,11 @@ impl FramingFields {
         self.flags & flag::CHUNKED_LAST != 0
     }
 
+    /// Whether Transfer-Encoding lists a coding other than chunked.
+    pub(crate) fn has_other_codings(&self) -> bool {
+        self.flags & flag::OTHER_CODING != 0
+    }
+
     /// Keep-alive by version and Connection (RFC 9112 9.3); `close` wins.
     pub(crate) fn keep_alive(&self, version: Version) -> bool {
         if self.flags & flag::CLOSE != 0 {
@@ -273,6 +280,7 @@ fn transfer_codings(value: &[u8], flags: u16, value_pos: usize) -> Result<u16, E
             flags |= flag::CHUNKED_SEEN | flag::CHUNKED_LAST;
         } else {
             flags &= !flag::CHUNKED_LAST;
+            flags |= flag::OTHER_CODING;
         }
     }
     Ok(flags)

@@ -4,7 +4,35 @@
 /// Limits that bound the work and memory a message can demand.
 ///
 /// Every limit is inclusive: a message exactly at the limit is accepted. The defaults are those
-/// of httpspan's conformance policy. Fields can be set directly:
+/// of httpspan's conformance policy. A buffer that holds a whole limit's worth of bytes without
+/// the end of the head or trailer section fails at once: `parse` never returns
+/// [`Status::Partial`](crate::Status::Partial) for input that more bytes could not complete.
+///
+/// | limit | default | bounds | error past it |
+/// | --- | --- | --- | --- |
+/// | [`max_field_lines`](Self::max_field_lines) | 255, so the parser's `N` slots (64) bound | field lines of a head or a trailer section | `TooManyFields` (431) |
+/// | [`max_head_bytes`](Self::max_head_bytes) | 8192 | bytes of a head, start line through the final CRLF | `HeadTooLarge` (431), or `TargetTooLong` (414) within the request-line |
+/// | [`max_chunk_ext_bytes`](Self::max_chunk_ext_bytes) | 65536 | chunk-ext bytes of one chunk line | `ChunkExtensionTooLong` (400) |
+/// | [`max_trailer_bytes`](Self::max_trailer_bytes) | 65536 | bytes of a trailer section | `TrailersTooLarge` (431) |
+/// | [`max_body_bytes`](Self::max_body_bytes) | none | decoded body bytes (in [`stream::Decoder`](crate::stream::Decoder)) | `BodyTooLarge` (413) |
+///
+/// Field lines are bounded by the smaller of `max_field_lines` and the number of field slots
+/// `N` of the parser ([`Request<N>`](crate::Request), [`Response<N>`](crate::Response),
+/// [`Trailers<N>`](crate::Trailers)): every line within the bound has a slot. The slots are the
+/// one way to take more field lines, `max_field_lines` the way to take fewer:
+/// `Request::<128>::default()` reads up to 128 field lines, and so does
+/// `Request::<128>::with_slots(limits)` unless `limits.max_field_lines` is lower. The slots
+/// cost memory whether used or not; each is 8 bytes, and on 64-bit targets a parser is
+///
+/// | `N` (field slots) | `Request<N>`, `Response<N>` | `Trailers<N>` |
+/// | ---: | ---: | ---: |
+/// | 8 | 208 bytes | 200 bytes |
+/// | 16 | 288 bytes | 280 bytes |
+/// | 32 | 448 bytes | 440 bytes |
+/// | 64 (the default) | 768 bytes | 760 bytes |
+/// | 128 | 1408 bytes | 1400 bytes |
+///
+/// Fields can be set directly:
 ///
 /// ```
 /// let mut limits = httpspan::Limits::default();
@@ -16,7 +44,10 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Limits {
-    /// Field lines in a head or a trailer section, Host included. Default 64.
+    /// Field lines in a head or a trailer section, Host included. The parser's `N` field slots
+    /// bound them too, and the smaller bound holds: the default, 255 (the most slots a parser
+    /// can have), leaves the bound to `N`, which is 64 unless chosen otherwise. Set it to take
+    /// fewer lines than the slots hold; to take more, give the parser more slots.
     pub max_field_lines: u16,
     /// Bytes of a head, from the first byte of the request-line or status-line through the CRLF
     /// that ends the head. Default 8192. The `u16` is the 64 KiB bound that lets every [`Span`]
@@ -42,7 +73,7 @@ pub struct Limits {
 impl Limits {
     /// The defaults of the conformance policy.
     pub const DEFAULT: Limits = Limits {
-        max_field_lines: 64,
+        max_field_lines: 255,
         max_head_bytes: 8192,
         max_chunk_ext_bytes: 64 * 1024,
         max_trailer_bytes: 64 * 1024,
@@ -140,6 +171,18 @@ pub struct Leniency {
     /// an unknown version as HTTP/1.0 disagrees on keep-alive and on whether Transfer-Encoding
     /// is allowed.
     pub unknown_version: bool,
+    /// A request-target may hold the visible bytes that RFC 3986 allows nowhere in a URI but
+    /// some clients send unescaped (curl sends `|` as typed): `"`, `<`, `>`, `\`, `^`,
+    /// `` ` ``, `{`, `|` and `}`, and a `%` not followed by two hex digits (`/%zz`), which is
+    /// then an ordinary byte of the target. The target is reported as sent. `#` stays a
+    /// fragment error; controls, SP, DEL and bytes above 0x7F stay errors; and the host of an
+    /// absolute-form or authority-form target keeps its own grammar.
+    ///
+    /// Relaxes RFC 9112 3.2 and RFC 3986 2 (the target is a URI reference; `%` starts a
+    /// pct-encoded octet). Risk: a peer that rejects these bytes, or a router that decodes the
+    /// target, sees another request or none; a lone `%` decodes differently from one decoder to
+    /// the next.
+    pub target_unsafe_bytes: bool,
 }
 
 impl Leniency {
@@ -152,11 +195,12 @@ impl Leniency {
         missing_host: false,
         duplicate_content_length: false,
         unknown_version: false,
+        target_unsafe_bytes: false,
     };
 
     /// The option names, as the fields are named, with a setter for each: for command lines,
     /// configuration files and test vectors.
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "bare_lf",
         "obs_fold",
         "space_before_colon",
@@ -164,6 +208,7 @@ impl Leniency {
         "missing_host",
         "duplicate_content_length",
         "unknown_version",
+        "target_unsafe_bytes",
     ];
 
     /// Turns on the option called `name` (one of [`NAMES`](Self::NAMES)). Returns `false`, and
@@ -184,6 +229,7 @@ impl Leniency {
             "missing_host" => &mut self.missing_host,
             "duplicate_content_length" => &mut self.duplicate_content_length,
             "unknown_version" => &mut self.unknown_version,
+            "target_unsafe_bytes" => &mut self.target_unsafe_bytes,
             _ => return false,
         };
         *flag = true;

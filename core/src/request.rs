@@ -37,7 +37,8 @@ impl StartLine for RequestLine {
         let target_start = method_len + 1 + extra_sp(method_len + 1);
         let rest = &line[target_start..];
         let (target_len, brackets) =
-            syntax::target_bytes(rest, engine).map_err(|(k, i)| err(k, target_start + i))?;
+            syntax::target_bytes(rest, lenient.target_unsafe_bytes, engine)
+                .map_err(|(k, i)| err(k, target_start + i))?;
         let target_end = target_start + target_len;
         match line.get(target_end) {
             Some(b' ') if target_len > 0 => {}
@@ -101,8 +102,12 @@ impl StartLine for RequestLine {
 
 /// A request head, parsed in place.
 ///
-/// `N` is the number of field slots (64 by default). The struct has a fixed size and never
-/// allocates; reuse it for the next request with [`Request::reset`].
+/// `N` is the number of field slots (64 by default, at most 255): a request may have at most
+/// `N` field lines, or fewer if [`Limits::max_field_lines`] is lower, and one more fails with
+/// [`ErrorKind::TooManyFields`]. More slots are the one way to take more field lines:
+/// `Request::<128>::default()` or [`Request::<128>::with_slots(limits)`](Self::with_slots).
+/// The struct has a fixed size (see the table at [`Limits`]) and never allocates; reuse it for
+/// the next request with [`Request::reset`].
 ///
 /// ```
 /// use httpspan::{Framing, KnownHeader, Request, Status};
@@ -128,8 +133,45 @@ impl Request {
         Self::with_limits(Limits::DEFAULT)
     }
 
-    /// A request parser with 64 field slots and the given limits.
+    /// A request parser with 64 field slots and the given limits: at most 64 field lines, or
+    /// `limits.max_field_lines` if lower. For more, use [`with_slots`](Request::with_slots).
     pub const fn with_limits(limits: Limits) -> Self {
+        Self::with_slots(limits)
+    }
+}
+
+impl<const N: usize> Default for Request<N> {
+    /// A request parser with `N` field slots and the default [`Limits`]: up to `N` field lines.
+    fn default() -> Self {
+        Self::with_slots(Limits::DEFAULT)
+    }
+}
+
+impl<const N: usize> Request<N> {
+    /// A request parser with `N` field slots and the given limits. Field lines are bounded by
+    /// the smaller of `N` and `limits.max_field_lines`, so every line within the bound has a
+    /// slot: a `max_field_lines` above `N` is lowered to `N`.
+    ///
+    /// ```
+    /// use httpspan::{Limits, Request};
+    ///
+    /// let mut head = b"GET / HTTP/1.1\r\nHost: a\r\n".to_vec();
+    /// for i in 1..100 {
+    ///     head.extend_from_slice(format!("X-{i}: v\r\n").as_bytes());
+    /// }
+    /// head.extend_from_slice(b"\r\n");
+    /// let mut limits = Limits::default();
+    /// limits.max_head_bytes = 4096;
+    /// let mut req = Request::<128>::with_slots(limits);
+    /// assert!(req.parse(&head)?.is_complete());
+    /// assert_eq!(req.fields().len(), 100);
+    /// // With 64 slots the 65th line is one too many, whatever `max_field_lines` says.
+    /// limits.max_field_lines = 200;
+    /// let err = Request::with_limits(limits).parse(&head).unwrap_err();
+    /// assert_eq!(err.kind(), httpspan::ErrorKind::TooManyFields);
+    /// # Ok::<(), httpspan::Error>(())
+    /// ```
+    pub const fn with_slots(limits: Limits) -> Self {
         Request {
             head: Head::new(HeadKind::Request, &limits),
             line: RequestLine {
@@ -138,19 +180,7 @@ impl Request {
             },
         }
     }
-}
 
-impl<const N: usize> Default for Request<N> {
-    /// A request parser with `N` field slots and the default [`Limits`].
-    fn default() -> Self {
-        Request {
-            head: Head::new(HeadKind::Request, &Limits::DEFAULT),
-            line: RequestLine::default(),
-        }
-    }
-}
-
-impl<const N: usize> Request<N> {
     /// [`parse`](Self::parse) with every line through the precise path.
     #[cfg(test)]
     pub(crate) fn parse_precise(&mut self, buf: &[u8]) -> Result<Status, Error> {
@@ -160,10 +190,36 @@ impl<const N: usize> Request<N> {
     /// Parses the request head at the start of `buf`, or resumes a parse that returned
     /// [`Status::Partial`].
     ///
-    /// When resuming, `buf` must begin with the bytes given before: only the lines after the last
-    /// complete one are read. After [`Status::Complete`], the head is `buf[..head_len]` and
-    /// further calls return the same status. After an error, call [`reset`](Self::reset) before
-    /// parsing another message.
+    /// The contract: pass the whole buffer from the message's first byte on every call, the
+    /// bytes given before followed by those read since (only the lines after the last complete
+    /// one are read again), and call [`reset`](Self::reset) before the next message. A call
+    /// that breaks it fails, and changes nothing: with a buffer shorter than the bytes already
+    /// read, [`ErrorKind::BufferShorterThanParsed`]; after [`Status::Complete`] without
+    /// `reset`, [`ErrorKind::ParseAfterComplete`]. Both are the caller's bugs (status 500).
+    ///
+    /// After [`Status::Complete`], the head is `buf[..head_len]`. [`Status::Partial`] means
+    /// more bytes can complete the head: it is never returned for a buffer that holds the
+    /// whole [`Limits::max_head_bytes`] without the head's end (that is
+    /// [`ErrorKind::HeadTooLarge`], or [`ErrorKind::TargetTooLong`] within the request-line),
+    /// so a read loop never needs to read into a full buffer. After an error, call
+    /// [`reset`](Self::reset) before parsing another message.
+    ///
+    /// ```
+    /// use httpspan::{ErrorKind, Request, Status};
+    ///
+    /// let mut req = Request::new();
+    /// let buf = b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n";
+    /// assert_eq!(req.parse(&buf[..20])?, Status::Partial);
+    /// // Only the newly read bytes, fewer than the 20 the parser has read.
+    /// let err = req.parse(&buf[20..]).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::BufferShorterThanParsed);
+    /// assert!(req.parse(buf)?.is_complete());
+    /// // The next message without `reset`.
+    /// assert_eq!(req.parse(b"GET /b").unwrap_err().kind(), ErrorKind::ParseAfterComplete);
+    /// req.reset();
+    /// assert_eq!(req.parse(b"GET /b")?, Status::Partial);
+    /// # Ok::<(), httpspan::Error>(())
+    /// ```
     pub fn parse(&mut self, buf: &[u8]) -> Result<Status, Error> {
         self.head.parse(buf, &mut self.line)
     }
@@ -204,6 +260,53 @@ impl<const N: usize> Request<N> {
     /// Whether the body is chunked.
     pub fn is_chunked(&self) -> bool {
         self.head.framing().is_chunked()
+    }
+
+    /// Whether Transfer-Encoding lists a coding other than chunked (`gzip, chunked`, say).
+    /// [`framing`](Self::framing) says how the body is delimited, and a
+    /// [`ChunkedDecoder`](crate::ChunkedDecoder) removes only the chunked coding: the data is
+    /// still coded with the others. A server that decodes none of them answers 501 (Not
+    /// Implemented, RFC 9112 6.1); a proxy forwards the body with its Transfer-Encoding.
+    ///
+    /// ```
+    /// use httpspan::{Framing, Request};
+    ///
+    /// let buf = b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n";
+    /// let mut req = Request::new();
+    /// req.parse(buf)?;
+    /// assert_eq!(req.framing(), Framing::Chunked);
+    /// assert!(req.has_other_codings());
+    /// # Ok::<(), httpspan::Error>(())
+    /// ```
+    pub fn has_other_codings(&self) -> bool {
+        self.head.framing().has_other_codings()
+    }
+
+    /// Whether the request expects `100 Continue` before it sends its body: an `Expect` field
+    /// lists `100-continue` (any case) and the request is HTTP/1.1 (RFC 9110 10.1.1: a server
+    /// ignores the expectation in an HTTP/1.0 request). `buf` is the buffer the head was
+    /// parsed from.
+    ///
+    /// A server that will read the body sends `HTTP/1.1 100 Continue\r\n\r\n` first; one
+    /// that will not (the request fails, or [`has_other_codings`](Self::has_other_codings))
+    /// sends its final answer instead.
+    ///
+    /// ```
+    /// use httpspan::Request;
+    ///
+    /// let buf = b"PUT /f HTTP/1.1\r\nHost: a\r\nExpect: 100-Continue\r\nContent-Length: 9\r\n\r\n";
+    /// let mut req = Request::new();
+    /// req.parse(buf)?;
+    /// assert!(req.expects_continue(buf));
+    /// # Ok::<(), httpspan::Error>(())
+    /// ```
+    pub fn expects_continue(&self, buf: &[u8]) -> bool {
+        self.head.version() == Version::Http11
+            && self.fields().iter().any(|field| {
+                field.known() == Some(crate::KnownHeader::Expect)
+                    && syntax::ListItems::new(field.value.as_bytes(buf))
+                        .any(|(item, _)| item.eq_ignore_ascii_case(b"100-continue"))
+            })
     }
 
     /// Whether the connection stays open after this request (RFC 9112 9.3).

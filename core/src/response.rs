@@ -106,8 +106,25 @@ impl Response {
         Self::with_limits(Limits::DEFAULT)
     }
 
-    /// A response parser with 64 field slots and the given limits.
+    /// A response parser with 64 field slots and the given limits: at most 64 field lines, or
+    /// `limits.max_field_lines` if lower. For more, use [`with_slots`](Response::with_slots).
     pub const fn with_limits(limits: Limits) -> Self {
+        Self::with_slots(limits)
+    }
+}
+
+impl<const N: usize> Default for Response<N> {
+    /// A response parser with `N` field slots and the default [`Limits`]: up to `N` field lines.
+    fn default() -> Self {
+        Self::with_slots(Limits::DEFAULT)
+    }
+}
+
+impl<const N: usize> Response<N> {
+    /// A response parser with `N` field slots and the given limits. Field lines are bounded by
+    /// the smaller of `N` and `limits.max_field_lines` (see
+    /// [`Request::with_slots`](crate::Request::with_slots)).
+    pub const fn with_slots(limits: Limits) -> Self {
         Response {
             head: Head::new(HeadKind::Response, &limits),
             line: StatusLine {
@@ -117,20 +134,7 @@ impl Response {
             answering: Answering::Other,
         }
     }
-}
 
-impl<const N: usize> Default for Response<N> {
-    /// A response parser with `N` field slots and the default [`Limits`].
-    fn default() -> Self {
-        Response {
-            head: Head::new(HeadKind::Response, &Limits::DEFAULT),
-            line: StatusLine::default(),
-            answering: Answering::Other,
-        }
-    }
-}
-
-impl<const N: usize> Response<N> {
     /// Says which request method this response answers. Only HEAD and CONNECT change anything:
     /// a response to HEAD has no body, and a 2xx response to CONNECT turns the connection into
     /// a tunnel. [`reset`](Self::reset) keeps it.
@@ -145,7 +149,9 @@ impl<const N: usize> Response<N> {
     }
 
     /// Parses the response head at the start of `buf`, or resumes a parse that returned
-    /// [`Status::Partial`]. The same rules as [`Request::parse`](crate::Request::parse) apply.
+    /// [`Status::Partial`]. The same contract as [`Request::parse`](crate::Request::parse)
+    /// holds: the whole buffer from the message's first byte on every call, and
+    /// [`reset`](Self::reset) before the next message (an interim 1xx response included).
     pub fn parse(&mut self, buf: &[u8]) -> Result<Status, Error> {
         self.head.parse(buf, &mut self.line)
     }
@@ -182,6 +188,14 @@ impl<const N: usize> Response<N> {
     /// body at all (a 204, a 304 or an answer to HEAD has none, whatever its fields say).
     pub fn is_chunked(&self) -> bool {
         self.framing() == Framing::Chunked
+    }
+
+    /// Whether Transfer-Encoding lists a coding other than chunked (`gzip, chunked`, say): the
+    /// body, once dechunked, is still coded with them, and a proxy that forwards it must keep
+    /// them in the Transfer-Encoding it sends. See
+    /// [`Request::has_other_codings`](crate::Request::has_other_codings).
+    pub fn has_other_codings(&self) -> bool {
+        self.head.framing().has_other_codings()
     }
 
     /// An interim 1xx response other than 101: the final response to the same request follows.

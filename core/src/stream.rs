@@ -109,9 +109,9 @@ enum State {
 /// for the limits to be the only bound.
 ///
 /// `N` is the number of field slots of its head and trailer parsers (at most 255), as in
-/// [`Request<N>`]: a message with more field lines than `N` fails with
-/// [`ErrorKind::FieldSlotsExhausted`], so raise [`Limits::max_field_lines`] and `N` together
-/// (see [`with_slots`](Self::with_slots)).
+/// [`Request<N>`]: field lines are bounded by the smaller of `N` and
+/// [`Limits::max_field_lines`], so more slots are the way to take more field lines (see
+/// [`with_slots`](Self::with_slots)).
 ///
 /// With the default 64 slots a `Decoder` is about 1.6 KiB plus the buffer; each further slot
 /// adds a few bytes to each of its two parsers. It never allocates.
@@ -235,9 +235,8 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const N: usize> Decoder<B, N> {
     /// use httpspan::stream::{Decoder, MessageKind, DEFAULT_BUFFER_LEN};
     /// use httpspan::Limits;
     ///
-    /// // 100 field lines: the limit and the slots are raised together.
-    /// let mut limits = Limits::DEFAULT;
-    /// limits.max_field_lines = 100;
+    /// // Up to 100 field lines: the slots bound them (the default limit is above any `N`).
+    /// let limits = Limits::DEFAULT;
     /// let buf = vec![0u8; DEFAULT_BUFFER_LEN];
     /// let decoder = Decoder::<_, 100>::with_slots(MessageKind::Response, buf, limits);
     /// # let _ = decoder;

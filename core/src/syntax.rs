@@ -88,24 +88,45 @@ pub(crate) fn version(bytes: &[u8], minor_above_1: bool) -> SyntaxResult<Version
 
 /// Length of the leading run of request-target bytes, checking each `%` for two hex digits and
 /// noting whether `[` or `]` appeared (they are legal only in the host of an absolute-form or
-/// authority-form target, which the form checks verify).
-pub(crate) fn target_bytes<E: Engine>(bytes: &[u8], engine: E) -> SyntaxResult<(usize, bool)> {
+/// authority-form target, which the form checks verify). With `unsafe_bytes`
+/// ([`Leniency::target_unsafe_bytes`](crate::Leniency::target_unsafe_bytes)), the visible
+/// bytes RFC 3986 leaves out (see [`is_unsafe_target_byte`]) and a `%` without two hex digits
+/// are target bytes too. The engine runs the strict class either way: the lenient bytes stop
+/// its run and are taken here, so every backend gives the same answer.
+pub(crate) fn target_bytes<E: Engine>(
+    bytes: &[u8],
+    unsafe_bytes: bool,
+    engine: E,
+) -> SyntaxResult<(usize, bool)> {
     let mut i = 0;
     let mut brackets = false;
     loop {
         i += engine.run(&bytes[i..], ByteClass::Target);
         match bytes.get(i) {
-            Some(b'%') => {
-                pct_encoded(bytes, i)?;
-                i += 3;
-            }
+            Some(b'%') => match pct_encoded(bytes, i) {
+                Ok(()) => i += 3,
+                Err(_) if unsafe_bytes => i += 1,
+                Err(e) => return Err(e),
+            },
             Some(b'[' | b']') => {
                 brackets = true;
                 i += 1;
             }
+            Some(&b) if unsafe_bytes && is_unsafe_target_byte(b) => i += 1,
             _ => return Ok((i, brackets)),
         }
     }
+}
+
+/// The visible ASCII bytes that RFC 3986 allows nowhere in a URI but some clients send
+/// unescaped in a request-target (curl sends `|` as typed): `"`, `<`, `>`, `\`, `^`, `` ` ``,
+/// `{`, `|` and `}`. `#` is not one: it starts a fragment.
+#[inline]
+pub(crate) const fn is_unsafe_target_byte(b: u8) -> bool {
+    matches!(
+        b,
+        b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'|' | b'}'
+    )
 }
 
 /// Checks the two hex digits after the `%` at `bytes[i]`. The error points at the first byte

@@ -33,26 +33,32 @@ impl Trailers {
     /// A trailer parser with 64 field slots and the given limits (`max_field_lines` and
     /// `max_trailer_bytes` apply).
     pub const fn with_limits(limits: Limits) -> Self {
+        Self::with_slots(limits)
+    }
+}
+
+impl<const N: usize> Default for Trailers<N> {
+    /// A trailer parser with `N` field slots and the default [`Limits`]: up to `N` field lines.
+    fn default() -> Self {
+        Self::with_slots(Limits::DEFAULT)
+    }
+}
+
+impl<const N: usize> Trailers<N> {
+    /// A trailer parser with `N` field slots and the given limits: field lines are bounded by
+    /// the smaller of `N` and `limits.max_field_lines`, bytes by `limits.max_trailer_bytes`.
+    pub const fn with_slots(limits: Limits) -> Self {
         Trailers {
             head: Head::new(HeadKind::Trailers, &limits),
             line: NoStartLine,
         }
     }
-}
 
-impl<const N: usize> Default for Trailers<N> {
-    fn default() -> Self {
-        Trailers {
-            head: Head::new(HeadKind::Trailers, &Limits::DEFAULT),
-            line: NoStartLine,
-        }
-    }
-}
-
-impl<const N: usize> Trailers<N> {
     /// Parses the trailer section at the start of `buf` (the bytes right after the last-chunk
     /// line), or resumes a parse that returned [`Status::Partial`]. `head_len` in
-    /// [`Status::Complete`] is the length of the section, its final CRLF included.
+    /// [`Status::Complete`] is the length of the section, its final CRLF included. The same
+    /// contract as [`Request::parse`](crate::Request::parse) holds: the whole buffer from the
+    /// section's first byte on every call, and [`reset`](Self::reset) before the next section.
     pub fn parse(&mut self, buf: &[u8]) -> Result<Status, Error> {
         self.head.parse(buf, &mut self.line)
     }

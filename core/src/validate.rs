@@ -77,7 +77,8 @@ pub(crate) fn request_target(method: &[u8], target: &[u8]) -> Result<(), ErrorKi
     if target.is_empty() {
         return Err(ErrorKind::InvalidRequestLine);
     }
-    let (len, brackets) = syntax::target_bytes(target, scan::Selected).map_err(|(kind, _)| kind)?;
+    let (len, brackets) =
+        syntax::target_bytes(target, false, scan::Selected).map_err(|(kind, _)| kind)?;
     match target.get(len) {
         None => {
             syntax::target_form(MethodClass::of(method), target, brackets).map_err(|(kind, _)| kind)

@@ -317,6 +317,24 @@ def gen_unknown_version():
          "RFC 9112 2.3: other major versions stay errors")
 
 
+def gen_target_unsafe_bytes():
+    o = ["target_unsafe_bytes"]
+    why = ("RFC 9112 3.2, RFC 3986 2: bytes no URI may hold, which some clients send unescaped, "
+           "are accepted in the target (option target_unsafe_bytes)")
+    for name, target in [("pipe", "/a|b"), ("braces", "/{id}"), ("quote", '/q?x="y"'),
+                         ("caret-backtick", "/a^b`c"), ("backslash", "/a\\b"),
+                         ("angle", "/<a>"), ("lone-percent", "/%zz"), ("percent-at-end", "/a%"),
+                         ("percent-one-digit", "/a%4?b%"),
+                         ("absolute-form-path", "http://example.com/a|b")]:
+        relaxed(o, name, "request", "GET %s HTTP/1.1\r\nHost: a\r\n\r\n" % target,
+                [req(target=target)], why)
+    for name, target in [("fragment", "/a|b#c"), ("del", "/a|\x7f"), ("control", "/a|\x01"),
+                         ("non-ascii", "/a|\x80"), ("htab", "/a|\tb"), ("host", "http://a{b/")]:
+        kept(o, name, "request", "GET %s HTTP/1.1\r\nHost: a\r\n\r\n" % target,
+             "RFC 9112 3.2: fragments, controls, DEL, non-ASCII bytes and the host's grammar "
+             "stay errors")
+
+
 def gen_combined():
     why = "docs/leniency.md: options combine; RFC 9112 2.2, 3, 5.1, 5.2"
     relaxed(ALL, "everything-at-once", "request",
@@ -343,4 +361,5 @@ def gen_lenient():
     gen_missing_host()
     gen_duplicate_content_length()
     gen_unknown_version()
+    gen_target_unsafe_bytes()
     gen_combined()

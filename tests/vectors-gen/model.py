@@ -33,7 +33,10 @@ MAX_CL = 2 ** 63 - 1
 # The lenient options of the case being run (docs/leniency.md); empty means strict.
 OPTIONS = frozenset()
 OPTION_NAMES = ("bare_lf", "obs_fold", "space_before_colon", "request_line_spaces", "missing_host",
-                "duplicate_content_length", "unknown_version")
+                "duplicate_content_length", "unknown_version", "target_unsafe_bytes")
+# The visible bytes RFC 3986 allows nowhere in a URI, which target_unsafe_bytes accepts in a
+# request-target's path and query.
+UNSAFE_TARGET = set(b'"<>\\^`{|}')
 
 
 def on(name):
@@ -131,16 +134,22 @@ def is_token(s):
     return len(s) > 0 and all(c in TCHAR for c in s)
 
 
-def check_pct_bytes(s, allowed):
+def check_pct_bytes(s, allowed, path=False):
+    """`path`: a path or query, where target_unsafe_bytes takes its bytes and a lone "%"."""
+    unsafe = path and on("target_unsafe_bytes")
     i = 0
     while i < len(s):
         c = s[i]
         if c == 0x25:
+            pct = i + 2 < len(s) and s[i + 1] in HEXDIG and s[i + 2] in HEXDIG
+            if not pct and unsafe:
+                i += 1
+                continue
             need(i + 2 < len(s), "pct")
             need(s[i + 1] in HEXDIG and s[i + 2] in HEXDIG, "pct")
             i += 3
             continue
-        need(c in allowed, "target byte")
+        need(c in allowed or (unsafe and c in UNSAFE_TARGET), "target byte")
         i += 1
 
 
@@ -200,9 +209,9 @@ def valid_host_port(v, require_port=False, allow_empty_host=True):
 def check_origin(t):
     path, q, query = t.partition(b"?")
     need(path.startswith(b"/"), "origin-form")
-    check_pct_bytes(path, PCHAR | {0x2F})
+    check_pct_bytes(path, PCHAR | {0x2F}, path=True)
     if q:
-        check_pct_bytes(query, PCHAR | {0x2F, 0x3F})
+        check_pct_bytes(query, PCHAR | {0x2F, 0x3F}, path=True)
 
 
 def authority_shape(t):
@@ -218,7 +227,7 @@ def check_absolute(t):
     need(colon and scheme and scheme[0] in ALPHA and all(c in ALPHA | DIGIT | set(b"+-.") for c in scheme), "scheme")
     hier, q, query = rest.partition(b"?")
     if q:
-        check_pct_bytes(query, PCHAR | {0x2F, 0x3F})
+        check_pct_bytes(query, PCHAR | {0x2F, 0x3F}, path=True)
     http = scheme.lower() in (b"http", b"https")
     if hier.startswith(b"//"):
         auth_end = hier.find(b"/", 2)
@@ -234,10 +243,10 @@ def check_absolute(t):
         if http:
             host = auth.split(b":")[0] if not auth.startswith(b"[") else auth
             need(len(host) > 0, "empty host")
-        check_pct_bytes(path, PCHAR | {0x2F})
+        check_pct_bytes(path, PCHAR | {0x2F}, path=True)
     else:
         need(not http, "http needs //")
-        check_pct_bytes(hier, PCHAR | {0x2F})
+        check_pct_bytes(hier, PCHAR | {0x2F}, path=True)
 
 
 def check_target(method, t):
@@ -369,11 +378,12 @@ def request_line_prefix(line):
     i = 0
     while i < len(target):
         c = target[i]
-        if c == ord("%"):
+        if c == ord("%") and not on("target_unsafe_bytes"):
             need(all(h in HEXDIG for h in target[i + 1:i + 3]), "pct-encoding")
             i += 3
             continue
-        need(c in PCHAR or c in b"/?[]", "target byte")
+        unsafe = on("target_unsafe_bytes") and (c in UNSAFE_TARGET or c == ord("%"))
+        need(c in PCHAR or c in b"/?[]" or unsafe, "target byte")
         i += 1
     if not sp:
         return

@@ -1,7 +1,7 @@
 //! What the example servers (`server.rs` on threads, `tokio_server.rs` on tokio) answer, so
 //! that both answer the same bytes.
 
-use httpspan::{KnownHeader, Request, Version};
+use httpspan::{Request, Version};
 
 /// Bodies above this get 413: without a bound, one request could take all our memory.
 pub const MAX_BODY: u64 = 1 << 20;
@@ -43,9 +43,7 @@ pub fn route(req: &Request, head: &[u8]) -> Route {
     let method = req.method().as_bytes(head);
     let (status, content) = match (method, req.target().as_bytes(head)) {
         // A transfer coding we cannot decode: RFC 9112 6.1 says 501.
-        _ if !only_chunked(req, head) => {
-            (501, Content::Fixed(b"transfer coding not implemented\n"))
-        }
+        _ if req.has_other_codings() => (501, Content::Fixed(b"transfer coding not implemented\n")),
         (b"GET" | b"HEAD", b"/") => (200, Content::Fixed(b"hello\n")),
         (b"POST" | b"PUT", b"/echo") => (200, Content::RequestBody),
         (b"GET" | b"HEAD" | b"POST" | b"PUT" | b"DELETE" | b"OPTIONS", _) => {
@@ -70,31 +68,8 @@ pub fn route(req: &Request, head: &[u8]) -> Route {
 
 /// Whether the request asks for `100 Continue` before its body.
 pub fn expects_continue(req: &Request, head: &[u8]) -> bool {
-    let expect = req.get(KnownHeader::Expect).map(|v| v.as_bytes(head));
-    expect.is_some_and(|v| v.eq_ignore_ascii_case(b"100-continue"))
+    req.expects_continue(head)
 }
 
 /// The interim answer to `Expect: 100-continue`.
 pub const CONTINUE: &[u8] = b"HTTP/1.1 100 Continue\r\n\r\n";
-
-/// Whether every transfer coding is `chunked`, the only one these servers decode (the parser
-/// removes chunked and reports the others, such as gzip, as they are).
-fn only_chunked(req: &Request, head: &[u8]) -> bool {
-    req.fields()
-        .iter()
-        .filter(|f| f.known() == Some(KnownHeader::TransferEncoding))
-        .flat_map(|f| f.value.as_bytes(head).split(|&b| b == b','))
-        .map(trim_ows)
-        .all(|coding| coding.is_empty() || coding.eq_ignore_ascii_case(b"chunked"))
-}
-
-/// A list item without the spaces and tabs around it (RFC 9110 5.6.1).
-fn trim_ows(mut item: &[u8]) -> &[u8] {
-    while let [b' ' | b'\t', rest @ ..] = item {
-        item = rest;
-    }
-    while let [rest @ .., b' ' | b'\t'] = item {
-        item = rest;
-    }
-    item
-}

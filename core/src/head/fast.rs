@@ -181,7 +181,7 @@ impl<const N: usize> Head<N> {
                 value: Span::from_range(value_start, value_end),
                 known,
             };
-            self.store_in_slot(stored, field, pos);
+            self.store_in_slot(stored, field);
             stored += usize::from(stored < N);
             pos = cr + 2;
             clean_to = pos;

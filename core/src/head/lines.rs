@@ -46,7 +46,11 @@ impl<const N: usize> Head<N> {
     #[inline(always)]
     pub(super) fn next_line(&mut self, next: usize, phase: Phase) {
         self.line_start = next as u32;
-        self.scan_from = self.line_start;
+        // `phase` is a constant at every call, so this is a plain store.
+        self.scan_from = match phase {
+            Phase::Done => u32::MAX,
+            _ => self.line_start,
+        };
         self.phase = phase;
     }
 
@@ -77,9 +81,9 @@ impl<const N: usize> Head<N> {
                 break;
             }
             let next = match buf[i] {
+                // The LF would be the first byte over the limit, whether it has arrived or not.
+                b'\r' if i + 1 >= limit => return Err(self.too_large(kind)),
                 b'\r' => match buf.get(i + 1) {
-                    // The LF would be the first byte over the limit.
-                    Some(_) if i + 1 >= limit => return Err(self.too_large(kind)),
                     Some(b'\n') => i + 2,
                     Some(_) => return Err(Error::new(ErrorKind::BareCr, i + 1)),
                     None => {
@@ -93,13 +97,8 @@ impl<const N: usize> Head<N> {
             };
             if folds && i > self.line_start as usize {
                 if next >= limit {
-                    // Folded or not, the head cannot end within the limit; the error waits for
-                    // that first byte over it, as everywhere.
-                    if buf.len() > next {
-                        return Err(self.too_large(kind));
-                    }
-                    self.scan_from = i as u32;
-                    return Ok(None);
+                    // Folded or not, the head cannot end within the limit.
+                    return Err(self.too_large(kind));
                 }
                 match buf.get(next) {
                     Some(&b) if is_ws(b) => {
@@ -116,9 +115,10 @@ impl<const N: usize> Head<N> {
             }
             return Ok(Some((i, next)));
         }
-        // The error waits for the first byte over the limit, so that its offset is a byte of
-        // the input.
-        if buf.len() > limit {
+        // Every byte the head may occupy is here and none ends it: more bytes cannot help, so
+        // a read loop is never asked to read into an empty slice. The offset is the first byte
+        // over the limit, whether it has arrived or not, so that any split gives the same error.
+        if buf.len() >= limit {
             return Err(self.too_large(kind));
         }
         Ok(None)

@@ -70,8 +70,6 @@ enum Phase {
     Done,
 }
 
-/// No line is waiting for a field slot.
-const NO_OFFSET: u32 = u32::MAX;
 /// Spans are `u16`, so no byte of a head may lie at or past this offset.
 const SPAN_LIMIT: usize = 1 << 16;
 
@@ -91,12 +89,11 @@ pub(crate) struct Head<const N: usize> {
     /// INVARIANT: every line before `line_start` has been checked and committed.
     line_start: u32,
     /// INVARIANT: `line_start <= scan_from`, and `buf[line_start..scan_from]` holds no NUL, and
-    /// no CR or LF but in obs-folds (only with [`Leniency::obs_fold`]).
+    /// no CR or LF but in obs-folds (only with [`Leniency::obs_fold`]). `u32::MAX` once the head
+    /// is complete, so that a further `parse` without `reset` fails the entry check.
     scan_from: u32,
     /// One past the last byte the head may occupy.
     limit_end: u32,
-    /// Offset of the first field line that found no free slot, or `NO_OFFSET`.
-    first_unstored: u32,
     max_bytes: u32,
     stored: u16,
     lines: u16,
@@ -150,10 +147,22 @@ const fn byte_limit(kind: HeadKind, limits: &Limits) -> u32 {
     }
 }
 
+/// The field-line bound of a head with `N` slots: the smaller of the limit and the slots, so
+/// that every line within it has a slot and raising one of the two never half-succeeds.
+const fn line_limit<const N: usize>(limits: &Limits) -> u16 {
+    let slots = N as u16;
+    if limits.max_field_lines < slots {
+        limits.max_field_lines
+    } else {
+        slots
+    }
+}
+
 impl<const N: usize> Head<N> {
     pub(crate) const fn new(kind: HeadKind, limits: &Limits) -> Self {
         // The index array stores field positions as u8.
         const { assert!(N <= 255, "at most 255 field slots") };
+        let max_lines = line_limit::<N>(limits);
         Head {
             fields: [Field::EMPTY; N],
             index: [0; SLOTS],
@@ -162,11 +171,10 @@ impl<const N: usize> Head<N> {
             line_start: 0,
             scan_from: 0,
             limit_end: 0,
-            first_unstored: NO_OFFSET,
             max_bytes: byte_limit(kind, limits),
             stored: 0,
             lines: 0,
-            max_lines: limits.max_field_lines,
+            max_lines,
             phase: Phase::Leading,
             empty_lines: 0,
             version: Version::Http11,
@@ -175,7 +183,7 @@ impl<const N: usize> Head<N> {
     }
 
     pub(crate) fn set_limits<S: StartLine>(&mut self, _: &S, limits: &Limits) {
-        self.max_lines = limits.max_field_lines;
+        self.max_lines = line_limit::<N>(limits);
         self.max_bytes = byte_limit(S::KIND, limits);
         self.lenient = limits.lenient;
     }
@@ -188,7 +196,6 @@ impl<const N: usize> Head<N> {
         self.line_start = 0;
         self.scan_from = 0;
         self.limit_end = 0;
-        self.first_unstored = NO_OFFSET;
         self.stored = 0;
         self.lines = 0;
         self.phase = Phase::Leading;
@@ -203,10 +210,26 @@ impl<const N: usize> Head<N> {
         buf: &[u8],
         start: &mut S,
     ) -> Result<Status, Error> {
+        // One compare catches both misuses: a complete head holds `scan_from` at `u32::MAX`,
+        // and otherwise the parse has read `buf[..scan_from]` already.
+        if buf.len() < self.scan_from as usize {
+            return Err(self.misuse(buf.len()));
+        }
         if self.resumes_without_line_end(buf) {
             return Ok(Status::Partial);
         }
         self.parse_with_selected::<S, true>(buf, start)
+    }
+
+    /// The error for a call that breaks the contract of `parse`: after a complete head without
+    /// `reset`, or with a buffer of `len` bytes, shorter than what was read before.
+    #[cold]
+    #[inline(never)]
+    fn misuse(&self, len: usize) -> Error {
+        match self.phase {
+            Phase::Done => Error::new(ErrorKind::ParseAfterComplete, 0),
+            _ => Error::new(ErrorKind::BufferShorterThanParsed, len),
+        }
     }
 
     /// [`parse`](Self::parse) without the shortcut, with the backend in use; `FAST` off leaves
@@ -321,17 +344,10 @@ impl<const N: usize> Head<N> {
     }
 
     /// The checks that need the whole head, run at its empty line (at `pos`): the framing rules
-    /// that need every field, and a slot for every field line.
+    /// that need every field.
     fn check_complete(&self, kind: HeadKind, pos: usize) -> Result<(), Error> {
         self.framing
-            .check_complete(kind, self.version, &self.lenient, pos)?;
-        if self.first_unstored != NO_OFFSET {
-            return Err(Error::slots_exhausted(
-                self.first_unstored as usize,
-                self.lines,
-            ));
-        }
-        Ok(())
+            .check_complete(kind, self.version, &self.lenient, pos)
     }
 
     pub(crate) fn resume_offset(&self) -> usize {

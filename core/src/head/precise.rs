@@ -61,7 +61,7 @@ impl<const N: usize> Head<N> {
             known,
         };
         let slot = self.stored as usize;
-        self.store_in_slot(slot, field, pos);
+        self.store_in_slot(slot, field);
         self.stored += u16::from(slot < N);
         Ok(())
     }

@@ -2,7 +2,7 @@
 //! a known header's first value is found in O(1).
 
 use super::field::{Field, NOT_KNOWN};
-use super::{Head, NO_OFFSET};
+use super::Head;
 use crate::known::KnownHeader;
 use crate::span::Span;
 
@@ -17,11 +17,11 @@ const _: () = assert!(
 );
 
 impl<const N: usize> Head<N> {
-    /// Stores a checked field line, starting at `pos`, in `slot` (the next free one), and
-    /// indexes its known header if it is the first of its name; with no slot left, remembers
-    /// the first line that found none. The caller counts the slot.
+    /// Stores a checked field line in `slot` (the next free one), and indexes its known header
+    /// if it is the first of its name. The field-line bound is at most `N`, so a slot is always
+    /// free; the caller counts it.
     #[inline(always)]
-    pub(super) fn store_in_slot(&mut self, slot: usize, field: Field, pos: usize) {
+    pub(super) fn store_in_slot(&mut self, slot: usize, field: Field) {
         if let Some(entry) = self.fields.get_mut(slot) {
             *entry = field;
             // An unknown name's `NOT_KNOWN` becomes `UNKNOWN_SLOT`, no header's: the first such
@@ -31,8 +31,6 @@ impl<const N: usize> Head<N> {
                 self.present |= 1 << known;
                 self.index[known] = slot as u8;
             }
-        } else if self.first_unstored == NO_OFFSET {
-            self.first_unstored = pos as u32;
         }
     }
 

@@ -81,7 +81,7 @@ fn hosts() {
 fn target_forms() {
     use MethodClass::*;
     let check = |m, t: &[u8]| {
-        let (n, brackets) = target_bytes(t, Selected).unwrap();
+        let (n, brackets) = target_bytes(t, false, Selected).unwrap();
         assert_eq!(n, t.len());
         target_form(m, t, brackets).map_err(|e| e.0)
     };
@@ -121,18 +121,18 @@ fn target_forms() {
     );
     assert_eq!(check(Other, b"/[x]"), Err(ErrorKind::InvalidTarget));
     assert_eq!(
-        target_bytes(b"/a%2", Selected),
+        target_bytes(b"/a%2", false, Selected),
         Err((ErrorKind::InvalidPercentEncoding, 4))
     );
     assert_eq!(
-        target_bytes(b"/a%zz", Selected),
+        target_bytes(b"/a%zz", false, Selected),
         Err((ErrorKind::InvalidPercentEncoding, 3))
     );
     assert_eq!(
-        target_bytes(b"/a%4z", Selected),
+        target_bytes(b"/a%4z", false, Selected),
         Err((ErrorKind::InvalidPercentEncoding, 4))
     );
-    assert_eq!(target_bytes(b"/a#f", Selected), Ok((2, false)));
+    assert_eq!(target_bytes(b"/a#f", false, Selected), Ok((2, false)));
 }
 
 #[test]

@@ -21,6 +21,7 @@ fn one_pass_paths_agree_with_the_general_path() {
         b"PUT /x HTTP/1.1\r\nhost: a\r\nContent-Length: 1\r\nContent-Length: 1\r\nTE: x\r\n\r\n",
         b"GET / HTTP/1.1\r\nConnection: close, te\r\nHost: a\r\nHost: b\r\n\r\n",
         MEDIUM,
+        b"GET /a|b%zz{}?q=\"^`\\<>%4 HTTP/1.1\r\nHost: a\r\n\r\n",
     ];
     let responses: &[&[u8]] = &[
         b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\n",
@@ -34,10 +35,11 @@ fn one_pass_paths_agree_with_the_general_path() {
     lenient.lenient.missing_host = true;
     lenient.lenient.duplicate_content_length = true;
     lenient.lenient.unknown_version = true;
+    lenient.lenient.target_unsafe_bytes = true;
     let bytes: &[u8] = if cfg!(miri) {
         b"\r:"
     } else {
-        b"\0\t\n\r \",:;=Aa0\x01\x7f\x80"
+        b"\0\t\n\r \",:;=Aa0\x01\x7f\x80|%#"
     };
     let mut checked = 0;
     for limits in [Limits::DEFAULT, lenient] {
@@ -301,4 +303,48 @@ fn heads_never_reach_past_the_span_bound() {
         .parse(&with_empty_lines)
         .unwrap_err();
     assert_eq!((err.kind(), err.offset()), (ErrorKind::HeadTooLarge, 65536));
+}
+
+/// Every backend reads request-targets as the scalar reference does, strictly and with
+/// `target_unsafe_bytes`: the engine runs the strict target class either way and the lenient
+/// bytes are taken outside it, so each backend's target kernel must stop where the scalar one
+/// does, and the parse (under the backend in use; `make test` runs each) must take exactly the
+/// visible bytes but `#`. Targets of every length up to past two blocks, with each byte that
+/// matters to the target at each position.
+#[test]
+#[cfg_attr(miri, ignore = "every backend, every position: too slow under Miri")]
+fn every_backend_reads_targets_as_the_scalar_one() {
+    use crate::scan::backends::{self, Kernel};
+    let mut lenient = Limits::DEFAULT;
+    lenient.lenient.target_unsafe_bytes = true;
+    let mut compared = 0;
+    for len in [2, 15, 31, 63, 64, 65, 130] {
+        for at in 1..len {
+            for &b in b"|{}\"^`\\<>%#\x7f\x01\x80 a" {
+                let mut target = std::vec![b'x'; len];
+                target[0] = b'/';
+                target[at] = b;
+                let reference = backends::scan("scalar", Kernel::TargetLen, &target);
+                for name in backends::available() {
+                    let got = backends::scan(name, Kernel::TargetLen, &target);
+                    assert_eq!(got, reference, "{name}: {target:?}");
+                    compared += 1;
+                }
+                let buf = [&b"GET "[..], &target, b" HTTP/1.1\r\nHost: a\r\n\r\n"].concat();
+                let mut req = Request::with_limits(lenient);
+                let taken = b.is_ascii_graphic() && b != b'#';
+                match req.parse(&buf) {
+                    Ok(Status::Complete { .. }) => {
+                        assert!(taken, "{target:?}");
+                        assert_eq!(req.target().as_bytes(&buf), &target[..]);
+                    }
+                    other => assert!(!taken && other.is_err(), "{other:?}: {target:?}"),
+                }
+                let strict = Request::new().parse(&buf);
+                let strict_taken = b == b'a';
+                assert_eq!(strict.is_ok(), strict_taken, "{strict:?}: {target:?}");
+            }
+        }
+    }
+    assert!(compared > 1000, "{compared}");
 }

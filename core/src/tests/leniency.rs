@@ -36,6 +36,7 @@ fn names_match_the_fields_and_strict_is_the_default() {
         all.missing_host,
         all.duplicate_content_length,
         all.unknown_version,
+        all.target_unsafe_bytes,
     ];
     assert!(fields.iter().all(|&on| on));
     for (i, name) in Leniency::NAMES.iter().enumerate() {
@@ -48,8 +49,10 @@ fn names_match_the_fields_and_strict_is_the_default() {
             one.missing_host,
             one.duplicate_content_length,
             one.unknown_version,
+            one.target_unsafe_bytes,
         ];
-        let expected: Vec<bool> = (0..7).map(|j| j == i).collect();
+        assert_eq!(on.len(), Leniency::NAMES.len());
+        let expected: Vec<bool> = (0..on.len()).map(|j| j == i).collect();
         assert_eq!(on.to_vec(), expected, "{name} turns on its own field only");
     }
     let mut l = Leniency::STRICT;
@@ -90,6 +93,11 @@ fn each_option_relaxes_its_rule() {
             "unknown_version",
             b"GET / HTTP/1.2\r\nHost: a\r\n\r\n",
             ErrorKind::UnsupportedVersion,
+        ),
+        (
+            "target_unsafe_bytes",
+            b"GET /a|b HTTP/1.1\r\nHost: a\r\n\r\n",
+            ErrorKind::InvalidTarget,
         ),
     ];
     for &(name, input, kind) in cases {
@@ -337,4 +345,66 @@ fn unknown_versions_are_http11_in_responses_too() {
     assert_eq!((res.version(), res.status()), (Version::Http11, 204));
     assert_eq!(res.reason().as_bytes(buf), b"No Content");
     assert!(Response::new().parse(buf).is_err());
+}
+
+/// `target_unsafe_bytes` takes the visible bytes RFC 3986 leaves out and a `%` without two hex
+/// digits, anywhere in the target, reported as sent and the same however the bytes are split;
+/// `#`, controls, SP, DEL, non-ASCII bytes and a host with such bytes stay errors.
+#[test]
+fn target_unsafe_bytes_takes_what_clients_send_and_nothing_else() {
+    let limits = lenient(&["target_unsafe_bytes"]);
+    let long = [&b"/"[..], &b"x".repeat(70)].concat();
+    let mut targets: Vec<Vec<u8>> = Vec::new();
+    for &b in b"\"<>\\^`{|}" {
+        targets.push([&b"/a"[..], &[b], b"b"].concat());
+        targets.push([&long[..], &[b]].concat());
+        targets.push([&b"/?q="[..], &[b, b]].concat());
+    }
+    for t in [
+        &b"/%zz"[..],
+        b"/%",
+        b"/a%4",
+        b"/%4z%41",
+        b"/%%41",
+        b"/search?q={\"a\":1}|x^y",
+        b"http://example.com/a|b",
+    ] {
+        targets.push(t.to_vec());
+    }
+    for target in &targets {
+        let buf = [&b"GET "[..], target, b" HTTP/1.1\r\nHost: a\r\n\r\n"].concat();
+        assert!(
+            Request::new().parse(&buf).is_err(),
+            "strict: {}",
+            show(&buf)
+        );
+        let mut req = Request::with_limits(limits);
+        assert_eq!(
+            req.parse(&buf),
+            Ok(Status::Complete {
+                head_len: buf.len()
+            }),
+            "{}",
+            show(&buf)
+        );
+        assert_eq!(req.target().as_bytes(&buf), &target[..]);
+        let mut resumed = Request::with_limits(limits);
+        assert_eq!(
+            parse_growing(&mut resumed, &buf),
+            Request::with_limits(limits).parse_precise(&buf)
+        );
+    }
+    let rejected: &[(&[u8], ErrorKind, usize)] = &[
+        (b"/a#b|", ErrorKind::FragmentInTarget, 6),
+        (b"/a|\x7f", ErrorKind::InvalidTarget, 7),
+        (b"/a|\x01", ErrorKind::InvalidTarget, 7),
+        (b"/a|\x80", ErrorKind::InvalidTarget, 7),
+        (b"/a|\tb", ErrorKind::InvalidTarget, 7),
+        (b"http://a{b/", ErrorKind::InvalidTarget, 12),
+    ];
+    for &(target, kind, offset) in rejected {
+        let buf = [&b"GET "[..], target, b" HTTP/1.1\r\nHost: a\r\n\r\n"].concat();
+        let err = Request::with_limits(limits).parse(&buf).unwrap_err();
+        assert_eq!((err.kind(), err.offset()), (kind, offset), "{}", show(&buf));
+    }
 }
