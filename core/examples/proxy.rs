@@ -13,7 +13,9 @@
 //! Proxy-Connection) are dropped both ways by `httpspan::end_to_end_fields`; the codecs write
 //! the framing again. A body the upstream ends by closing is re-framed as chunked (for an
 //! HTTP/1.0 client, which cannot read chunked, a chunked or close-delimited body ends by
-//! closing the connection, without its trailer fields). Upgrades and CONNECT are answered 501.
+//! closing the connection, without its trailer fields). Upgrades and CONNECT are answered 501,
+//! and so are requests with a transfer coding other than chunked, which the proxy would drop;
+//! an upstream answer with one gets 502.
 
 use std::io;
 use std::net::SocketAddr;
@@ -87,7 +89,12 @@ async fn connection(down: &mut Downstream, upstream: SocketAddr) -> Result<(), C
         };
         let req = head.request();
         let method = head.bytes_of(req.method());
-        if method == b"CONNECT" || req.get(KnownHeader::Upgrade).is_some() {
+        // Tunnels are not proxied, nor transfer codings other than chunked: the codecs
+        // decode chunked and write it again, and would drop the others (RFC 9112 6.1: 501).
+        if method == b"CONNECT"
+            || req.get(KnownHeader::Upgrade).is_some()
+            || req.has_other_codings()
+        {
             down.send(error_reply(501)).await?;
             return Ok(());
         }
@@ -229,6 +236,13 @@ async fn relay_head(
     answer: &mut Answered,
 ) -> Result<(), CodecError> {
     let res = head.response();
+    if res.has_other_codings() {
+        // A coding the proxy cannot write again (see `connection`): the upstream's answer
+        // cannot be forwarded as it is, so the client gets 502 and the connection ends.
+        down.send(error_reply(502)).await?;
+        let why = "the upstream answered with a transfer coding other than chunked";
+        return Err(CodecError::Io(io::Error::other(why)));
+    }
     let length = match res.framing() {
         Framing::Length(n) => BodyLength::Fixed(n),
         Framing::Chunked | Framing::UntilClose if answer.http10 => BodyLength::UntilClose,

@@ -73,29 +73,48 @@ fn hop_by_hop_fields_stop_at_the_proxy() {
     });
 }
 
+/// Sends `wire` to `addr` from a blocking client on its own thread (so that the runtime
+/// serves the proxy meanwhile) and returns all it gets back until the connection closes.
+async fn raw(addr: SocketAddr, wire: &'static [u8]) -> String {
+    use std::io::{Read, Write};
+    let got = tokio::task::spawn_blocking(move || {
+        let mut stream = std::net::TcpStream::connect(addr).unwrap();
+        stream.write_all(wire).unwrap();
+        let mut got = Vec::new();
+        stream.read_to_end(&mut got).unwrap();
+        got
+    });
+    String::from_utf8_lossy(&got.await.unwrap()).into_owned()
+}
+
 #[test]
 fn an_http_1_0_client_gets_no_chunked_body() {
-    use std::io::{Read, Write};
     run(|| async {
-        let addr = proxied().await;
-        // A blocking client on its own thread, so that the runtime serves the proxy meanwhile.
-        let wire = tokio::task::spawn_blocking(move || {
-            let mut stream = std::net::TcpStream::connect(addr).unwrap();
-            stream
-                .write_all(b"GET /chunked HTTP/1.0\r\nHost: origin\r\n\r\n")
-                .unwrap();
-            let mut wire = Vec::new();
-            stream.read_to_end(&mut wire).unwrap();
-            wire
-        })
-        .await
-        .unwrap();
-        let text = String::from_utf8_lossy(&wire);
+        let text = raw(
+            proxied().await,
+            b"GET /chunked HTTP/1.0\r\nHost: origin\r\n\r\n",
+        )
+        .await;
         assert!(text.starts_with("HTTP/1.1 200 OK\r\n"), "{text}");
         assert!(
             !text.to_ascii_lowercase().contains("transfer-encoding"),
             "{text}"
         );
         assert!(text.ends_with("\r\n\r\none two three"), "{text}");
+    });
+}
+
+/// A transfer coding the proxy cannot write again is not forwarded with its coding dropped.
+#[test]
+fn codings_other_than_chunked_are_refused() {
+    run(|| async {
+        let addr = proxied().await;
+        let request = b"POST /echo HTTP/1.1\r\nHost: origin\r\n\
+            Transfer-Encoding: gzip, chunked\r\n\r\n2\r\nzz\r\n0\r\n\r\n";
+        let text = raw(addr, request).await;
+        assert!(text.starts_with("HTTP/1.1 501 "), "{text}");
+        let text = raw(addr, b"GET /gzip HTTP/1.1\r\nHost: origin\r\n\r\n").await;
+        assert!(text.starts_with("HTTP/1.1 502 "), "{text}");
+        assert!(!text.contains("zz"), "{text}");
     });
 }

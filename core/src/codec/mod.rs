@@ -155,8 +155,7 @@ impl RequestHead {
     /// (`Expect: 100-continue`, RFC 9110 10.1.1): answer with a [`ReplyHead`] of status 100,
     /// or with the final response and then close or read the body that may follow.
     pub fn expects_continue(&self) -> bool {
-        let expect = self.parsed.get(crate::KnownHeader::Expect);
-        expect.is_some_and(|v| self.bytes_of(v).eq_ignore_ascii_case(b"100-continue"))
+        self.parsed.expects_continue(&self.bytes)
     }
 }
 

@@ -7,6 +7,7 @@
 //! - `GET /headers`: the request's field names, lower-case, one a line;
 //! - `POST /echo`: `100 Continue` when asked, then the body back as it arrives (chunked),
 //!   with the request's trailer fields;
+//! - `GET /gzip`: a body with `Transfer-Encoding: gzip, chunked`, written by hand;
 //! - anything else: 404.
 
 use futures_util::{SinkExt, StreamExt};
@@ -39,6 +40,7 @@ enum Route {
     Chunked,
     Close,
     Hints,
+    Gzip,
     Headers(Vec<u8>),
     Echo,
 }
@@ -51,6 +53,7 @@ fn route(head: &RequestHead) -> Route {
         (b"GET", b"/chunked") => Route::Chunked,
         (b"GET", b"/close") => Route::Close,
         (b"GET", b"/hints") => Route::Hints,
+        (b"GET", b"/gzip") => Route::Gzip,
         (b"GET", b"/headers") => {
             let mut names = Vec::new();
             for f in req.fields() {
@@ -158,6 +161,13 @@ async fn answer(
             conn.send(BodyPart::Data(b"close")).await?;
             conn.send(BodyPart::End).await?;
             return Ok(true);
+        }
+        Route::Gzip => {
+            // The codec writes only chunked: another coding goes around it.
+            let wire =
+                b"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n2\r\nzz\r\n0\r\n\r\n";
+            conn.write_buffer_mut().extend_from_slice(wire);
+            SinkExt::<BodyPart<'_>>::flush(conn).await?;
         }
         Route::Hints => {
             conn.send(interim(103, &[(b"Link", b"</style.css>; rel=preload")]))
