@@ -2,7 +2,7 @@
 
 use bytes::{Bytes, BytesMut};
 
-use super::encode::{append, fields_room, Declared, Outgoing};
+use super::encode::{append, Declared, Outgoing};
 use super::read::{Reader, Taken};
 use super::{BodyLength, BodyPart, CodecError, Misuse, ResponseHead, TrailerSection};
 use crate::limits::Limits;
@@ -280,9 +280,8 @@ impl tokio_util::codec::Encoder<Call<'_>> for ClientCodec {
             true => Declared::Nothing,
             false => Declared::Length(call.body.len() as u64),
         };
-        let room = call.method.len() + call.target.len() + fields_room(call.headers);
-        append(dst, room, |buf| {
-            write_head(buf, call.method, call.target, call.headers, declared)
+        append(dst, |dst| {
+            write_head(dst, call.method, call.target, call.headers, declared)
         })?;
         dst.extend_from_slice(call.body);
         self.pending.push(answering);
@@ -301,9 +300,8 @@ impl tokio_util::codec::Encoder<CallHead<'_>> for ClientCodec {
             BodyLength::Chunked => Declared::Chunked,
             BodyLength::UntilClose => return Err(Misuse::UntilCloseInRequest.into()),
         };
-        let room = head.method.len() + head.target.len() + fields_room(head.headers);
-        append(dst, room, |buf| {
-            write_head(buf, head.method, head.target, head.headers, declared)
+        append(dst, |dst| {
+            write_head(dst, head.method, head.target, head.headers, declared)
         })?;
         self.pending.push(answering);
         self.outgoing = Outgoing::after_head(true, head.length);
@@ -319,15 +317,15 @@ impl tokio_util::codec::Encoder<BodyPart<'_>> for ClientCodec {
     }
 }
 
-/// Writes a request head with the framing field `declared` into `buf` and returns its length.
+/// Appends a request head with the framing field `declared` to `out`; returns its length.
 fn write_head(
-    buf: &mut [u8],
+    out: &mut BytesMut,
     method: &[u8],
     target: &[u8],
     headers: &[(&[u8], &[u8])],
     declared: Declared,
 ) -> Result<usize, WriteError> {
-    let mut req = RequestWriter::new(buf, method, target)?;
+    let mut req = RequestWriter::new_in(out, method, target)?;
     for (name, value) in headers {
         req.header(name, value)?;
     }

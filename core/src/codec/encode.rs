@@ -1,47 +1,23 @@
-//! What both codecs' encoders share: writing a head into a `BytesMut` with the room it needs,
+//! What both codecs' encoders share: appending a head to a `BytesMut`, all or nothing,
 //! and the state of a streamed body, which refuses any part that would frame it wrong.
 
 use bytes::BytesMut;
 
 use super::{BodyLength, BodyPart, CodecError, Misuse};
-use crate::writer::{TrailerWriter, WriteError, CHUNK_END, LAST_CHUNK};
+use crate::writer::{write_chunk_header_in, TrailerWriter, WriteError, CHUNK_END, LAST_CHUNK};
 
-/// The room of a head's fixed parts: the longest registered status line (46 bytes), or a
-/// request-line's spaces, version and CRLF (12 bytes); one framing field line (at most 38
-/// bytes); the empty line.
-const FIXED_ROOM: usize = 46 + 38 + 2;
-
-/// The room `fields` take as field lines.
-pub(super) fn fields_room(fields: &[(&[u8], &[u8])]) -> usize {
-    fields.iter().map(|(n, v)| n.len() + v.len() + 4).sum()
-}
-
-/// Appends what `write` writes to `dst`: `write` is given a buffer of at least `room` bytes
-/// (plus the fixed parts of a head) and returns the length it wrote. A buffer the writer finds
-/// too small is grown to the size it asks for and the write done again, so a wrong estimate
-/// costs a retry, never an error. On error `dst` is left as it was.
+/// Appends what `write` writes to `dst` (the writers append to a `BytesMut` and grow it as
+/// needed), all or nothing: a write refused after some of its lines leaves `dst` as it was.
 pub(super) fn append(
     dst: &mut BytesMut,
-    room: usize,
-    mut write: impl FnMut(&mut [u8]) -> Result<usize, WriteError>,
+    write: impl FnOnce(&mut BytesMut) -> Result<usize, WriteError>,
 ) -> Result<(), WriteError> {
     let start = dst.len();
-    let mut size = room.saturating_add(FIXED_ROOM);
-    loop {
-        dst.resize(start + size, 0);
-        match write(&mut dst[start..]) {
-            Ok(len) => {
-                dst.truncate(start + len);
-                return Ok(());
-            }
-            // `needed` counts from the start of the buffer given, and only grows.
-            Err(WriteError::BufferTooSmall { needed }) if needed > size => size = needed,
-            Err(e) => {
-                dst.truncate(start);
-                return Err(e);
-            }
-        }
+    let written = write(dst);
+    if written.is_err() {
+        dst.truncate(start);
     }
+    written.map(|_| ())
 }
 
 /// The framing field a head is written with.
@@ -116,7 +92,7 @@ impl Outgoing {
                 Ok(())
             }
             (BodyPart::Data(data), Outgoing::Chunked) => {
-                write_chunk_header(dst, data.len())?;
+                write_chunk_header_in(dst, data.len() as u64)?;
                 dst.extend_from_slice(data);
                 dst.extend_from_slice(CHUNK_END);
                 Ok(())
@@ -126,7 +102,7 @@ impl Outgoing {
                 Ok(())
             }
             (BodyPart::Trailers(fields), Outgoing::Chunked) => {
-                append(dst, fields_room(fields), |buf| write_trailers(buf, fields))?;
+                append(dst, |dst| write_trailers(dst, fields))?;
                 *self = Outgoing::TrailersSent;
                 Ok(())
             }
@@ -152,18 +128,10 @@ impl Outgoing {
     }
 }
 
-/// Appends a chunk's size line. `len` is not 0 (that is the last chunk).
-fn write_chunk_header(dst: &mut BytesMut, len: usize) -> Result<(), WriteError> {
-    let mut line = [0u8; 18];
-    let n = crate::writer::write_chunk_header(&mut line, len as u64)?;
-    dst.extend_from_slice(&line[..n]);
-    Ok(())
-}
-
-/// Writes the last chunk, `fields` as a trailer section and its empty line into `buf`; returns
+/// Appends the last chunk, `fields` as a trailer section and its empty line to `dst`; returns
 /// the length. The writer refuses what a trailer section must not carry.
-fn write_trailers(buf: &mut [u8], fields: &[(&[u8], &[u8])]) -> Result<usize, WriteError> {
-    let mut end = TrailerWriter::new(buf)?;
+fn write_trailers(dst: &mut BytesMut, fields: &[(&[u8], &[u8])]) -> Result<usize, WriteError> {
+    let mut end = TrailerWriter::new_in(dst)?;
     for (name, value) in fields {
         end.header(name, value)?;
     }

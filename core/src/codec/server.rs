@@ -2,7 +2,7 @@
 
 use bytes::BytesMut;
 
-use super::encode::{append, fields_room, Declared, Outgoing};
+use super::encode::{append, Declared, Outgoing};
 use super::read::{Reader, Taken};
 use super::{BodyLength, BodyPart, CodecError, Misuse, RequestHead, TrailerSection};
 use crate::framing::{self, Content};
@@ -195,8 +195,8 @@ impl tokio_util::codec::Encoder<Reply<'_>> for ServerCodec {
             true => Declared::Nothing,
             false => Declared::Length(reply.body.len() as u64),
         };
-        append(dst, fields_room(reply.headers), |buf| {
-            write_head(buf, reply.status, reply.headers, declared)
+        append(dst, |dst| {
+            write_head(dst, reply.status, reply.headers, declared)
         })?;
         // 304 announces the length of content it does not send, like a response to HEAD.
         if !reply.head_only && reply.status != 304 {
@@ -229,8 +229,8 @@ impl tokio_util::codec::Encoder<ReplyHead<'_>> for ServerCodec {
             (_, BodyLength::Fixed(n)) => Declared::Length(n),
             (_, BodyLength::Chunked) => Declared::Chunked,
         };
-        append(dst, fields_room(head.headers), |buf| {
-            write_head(buf, head.status, head.headers, declared)
+        append(dst, |dst| {
+            write_head(dst, head.status, head.headers, declared)
         })?;
         self.after_head(&head, content);
         if is_final {
@@ -262,14 +262,14 @@ impl tokio_util::codec::Encoder<BodyPart<'_>> for ServerCodec {
     }
 }
 
-/// Writes a response head with the framing field `declared` into `buf` and returns its length.
+/// Appends a response head with the framing field `declared` to `out`; returns its length.
 fn write_head(
-    buf: &mut [u8],
+    out: &mut BytesMut,
     status: u16,
     headers: &[(&[u8], &[u8])],
     declared: Declared,
 ) -> Result<usize, WriteError> {
-    let mut res = ResponseWriter::new(buf, status)?;
+    let mut res = ResponseWriter::new_in(out, status)?;
     for (name, value) in headers {
         res.header(name, value)?;
     }
