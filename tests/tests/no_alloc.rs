@@ -635,6 +635,22 @@ impl CodecRound {
 }
 
 #[test]
+fn codecs_allocate_nothing_until_they_read() {
+    let (n, codecs) = count(|| {
+        let server = ServerCodec::new(Limits::DEFAULT);
+        let client = ClientCodec::new(Limits::DEFAULT);
+        black_box((server, client))
+    });
+    assert_eq!(n, 0, "{n} allocations to create the codecs");
+    // Their head buffers come with the first byte to decode.
+    let (mut server, _) = codecs;
+    let mut input = BytesMut::from(&b"G"[..]);
+    let (n, frame) = count(|| server.decode(&mut input).unwrap().is_none());
+    assert!(frame);
+    assert_eq!(n, 1, "the head buffer, allocated once");
+}
+
+#[test]
 fn codecs_allocate_nothing_per_message_once_grown() {
     let mut round = CodecRound {
         client: ClientCodec::new(Limits::DEFAULT),
