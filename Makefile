@@ -93,8 +93,8 @@ feature-tests: setup
 	$(CARGO) clippy -p httpspan --all-targets --features $(HTTPSPAN_FEATURES) -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc -p httpspan --no-deps --features $(HTTPSPAN_FEATURES)
 	$(CARGO) test -p httpspan --features $(HTTPSPAN_FEATURES) --doc
-	$(CARGO) test -p httpspan --features $(HTTPSPAN_FEATURES) --test tokio_server --test codec --test to_http \
-		--test http_round_trip --test serve_axum --examples
+	$(CARGO) test -p httpspan --features $(HTTPSPAN_FEATURES) --test tokio_server --test codec --test client \
+		--test proxy --test to_http --test http_round_trip --test serve_axum --examples
 
 # Not part of `test`: the tokio example server (core/examples/tokio_server.rs) against a hyper
 # 1.x server (server-bench/) under wrk, then the same malformed requests sent to both. About
@@ -250,7 +250,7 @@ miri: nightly-setup
 # libFuzzer's output goes to tests/fuzz/logs/TARGET.log; its tail is shown on a failure.
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 30
-FUZZ_TARGETS ?= request_head response_head chunked stream backends writer
+FUZZ_TARGETS ?= request_head response_head chunked stream backends writer codec
 # Inputs up to 16 KiB: past the 8 KiB head limit; the small limits the targets also use reach
 # the trailer and chunk-ext limits. (Seeds of 64 KiB would slow every run by 10.)
 FUZZ_MAX_LEN ?= 16384

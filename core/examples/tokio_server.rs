@@ -102,7 +102,7 @@ async fn connection(mut stream: TcpStream) -> io::Result<()> {
     let mut limits = Limits::DEFAULT;
     limits.max_body_bytes = Some(MAX_BODY);
     // The codec's buffer holds a head and a trailer section; trailers of up to 8 KiB (not the
-    // default 64 KiB) keep it at 16 KiB, which a connection allocates and zeroes when it opens.
+    // default 64 KiB) keep it at 16 KiB, which a connection allocates at its first read.
     limits.max_trailer_bytes = MAX_TRAILERS;
     let mut codec = ServerCodec::new(limits);
     let mut input = BytesMut::with_capacity(READ_ROOM);

@@ -161,15 +161,16 @@
 //!
 //! - `std` (default): implements `std::error::Error` for [`Error`]. Without it the crate is
 //!   `no_std` and uses only `core`.
-//! - `tokio` (off): the module `codec`, a `tokio_util` codec for servers: requests as heads over frozen
-//!   `bytes::Bytes` and body data as `Bytes` slices, no body copies; answers written with
-//!   [`ResponseWriter`]. See `examples/tokio_server.rs`.
+//! - `tokio` (off): the module [`codec`], `tokio_util` codecs for servers (`ServerCodec`) and
+//!   clients (`ClientCodec`): heads over frozen `bytes::Bytes` and body data as `Bytes` slices,
+//!   no body copies; messages written whole or streamed through the writers. The writers also
+//!   append to a `bytes::BytesMut`.
 //! - `http` (off): the modules `to_http`, conversions of parsed heads into the `http` crate's
 //!   `request::Parts`, `response::Parts` and `HeaderMap`, and `from_http`, the way back to wire
-//!   bytes through the writers (these allocate). See `examples/http_parts.rs`.
+//!   bytes through the writers (these allocate).
 //! - `tower` (off, with `tokio` and `http`): the module `serve`, which serves a tower `Service`
 //!   (an axum `Router`, for instance) over a connection with the codec, bodies streamed as
-//!   `http_body::Body`. See `examples/axum_server.rs`.
+//!   `http_body::Body`.
 //!
 //! Without `tokio`, `http` and `tower` the crate has no dependencies.
 

@@ -42,6 +42,8 @@ def main():
                 method = {"HEAD": 1, "CONNECT": 2}.get(methods[0], 0)
                 # Config byte, then no piece lengths: the fuzzer adds them.
                 put(corpus, "stream", bytes([int(response) | method << 1, 0]) + data)
+                # The codec target reads the same config and piece bytes.
+                put(corpus, "codec", bytes([int(response) | method << 1, 0]) + data)
                 head_end = data.find(b"\r\n\r\n")
                 if head_end >= 0 and b"chunked" in data[:head_end].lower():
                     put(corpus, "chunked", data[head_end + 4:])

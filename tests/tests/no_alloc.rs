@@ -7,6 +7,9 @@
 //!
 //! Each case runs with the lenient options it names, and once more with every option on.
 //!
+//! The tokio codecs (`ServerCodec`, `ClientCodec`) are counted too: decoding pipelined
+//! messages and encoding whole and streamed ones, once their buffers have grown.
+//!
 //! The vectors are read from `tests/vectors`, or from the directory named by the
 //! `CONFORMANCE_VECTORS` environment variable. A missing or empty directory fails the test.
 
@@ -14,7 +17,14 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 use std::path::PathBuf;
 
+use tokio_util::codec::{Decoder as _, Encoder as _};
+
+use bytes::BytesMut;
 use conformance::{every_option, load_dir, Case};
+use httpspan::codec::{
+    BodyLength, BodyPart, Call, CallHead, ClientCodec, Reply, ReplyHead, RequestFrame,
+    ResponseFrame, ServerCodec,
+};
 use httpspan::stream::{Decoder, Event, MessageKind, DEFAULT_BUFFER_LEN};
 use httpspan::{
     Chunk, ChunkedDecoder, Error, KnownHeader, Limits, Request, Response, Status, Trailers,
@@ -460,4 +470,208 @@ fn writing_allocates_nothing() {
     );
     let (n, ()) = count(write_messages);
     assert_eq!(n, 0, "the writers allocated {n} times");
+}
+
+/// The codecs: how many messages each round sends and reads, as many as a client may pipeline.
+const CODEC_MESSAGES: usize = httpspan::codec::MAX_PIPELINED;
+
+/// Requests of every framing, pipelined, as `ClientCodec` writes them (whole and streamed),
+/// appended to `out`.
+fn client_writes(codec: &mut ClientCodec, out: &mut BytesMut) {
+    let host: &[(&[u8], &[u8])] = &[(b"Host", b"example.com"), (b"Accept", b"*/*")];
+    for i in 0..CODEC_MESSAGES {
+        let method: &[u8] = if i % 4 == 3 { b"HEAD" } else { b"GET" };
+        match i % 2 {
+            0 => {
+                let call = Call {
+                    method,
+                    target: b"/a",
+                    headers: host,
+                    body: b"",
+                };
+                codec.encode(call, out).unwrap();
+            }
+            _ => {
+                let head = CallHead {
+                    method: b"POST",
+                    target: b"/upload",
+                    headers: host,
+                    length: BodyLength::Chunked,
+                };
+                codec.encode(head, out).unwrap();
+                codec.encode(BodyPart::Data(b"hello"), out).unwrap();
+                codec.encode(BodyPart::Data(&[b'x'; 300]), out).unwrap();
+                codec
+                    .encode(BodyPart::Trailers(&[(b"Checksum", b"7")]), out)
+                    .unwrap();
+                codec.encode(BodyPart::End, out).unwrap();
+            }
+        }
+    }
+}
+
+/// Answers, as `ServerCodec` writes them (whole and streamed), to the requests read from
+/// `input` in reads of `read` bytes; returns the requests read.
+fn server_round(
+    codec: &mut ServerCodec,
+    wire: &[u8],
+    input: &mut BytesMut,
+    out: &mut BytesMut,
+    read: usize,
+) -> usize {
+    let headers: &[(&[u8], &[u8])] = &[(b"Content-Type", b"text/plain")];
+    let mut requests = 0;
+    let mut head_only = false;
+    for piece in wire.chunks(read) {
+        input.reserve(read);
+        input.extend_from_slice(piece);
+        while let Some(frame) = codec.decode(input).unwrap() {
+            match frame {
+                RequestFrame::Head(head) => {
+                    let req = head.request();
+                    head_only = head.bytes_of(req.method()) == b"HEAD";
+                    black_box(head.expects_continue());
+                }
+                RequestFrame::Body(data) => {
+                    black_box(&data[..]);
+                }
+                RequestFrame::Trailers(section) => {
+                    black_box(section.trailers().fields().len());
+                }
+                RequestFrame::End { .. } => {
+                    requests += 1;
+                    if requests % 2 == 0 {
+                        let hints = ReplyHead {
+                            status: 103,
+                            headers: &[(b"Link", b"</a.css>; rel=preload")],
+                            length: BodyLength::Fixed(0),
+                            head_only: false,
+                        };
+                        codec.encode(hints, out).unwrap();
+                        let reply = Reply {
+                            status: 200,
+                            headers,
+                            body: b"hello\n",
+                            head_only,
+                        };
+                        codec.encode(reply, out).unwrap();
+                    } else {
+                        let head = ReplyHead {
+                            status: 200,
+                            headers,
+                            length: BodyLength::Chunked,
+                            head_only,
+                        };
+                        codec.encode(head, out).unwrap();
+                        codec.encode(BodyPart::Data(b"streamed"), out).unwrap();
+                        codec.encode(BodyPart::End, out).unwrap();
+                    }
+                }
+            }
+        }
+    }
+    requests
+}
+
+/// Reads the answers in `wire` with `codec` in reads of `read` bytes; returns the final
+/// answers read.
+fn client_reads(codec: &mut ClientCodec, wire: &[u8], input: &mut BytesMut, read: usize) -> usize {
+    let mut answers = 0;
+    for piece in wire.chunks(read) {
+        input.reserve(read);
+        input.extend_from_slice(piece);
+        while let Some(frame) = codec.decode(input).unwrap() {
+            match frame {
+                ResponseFrame::Interim(head) | ResponseFrame::Head(head) => {
+                    black_box(head.response().status());
+                }
+                ResponseFrame::Body(data) => {
+                    black_box(&data[..]);
+                }
+                ResponseFrame::Trailers(section) => {
+                    black_box(section.bytes_of(section.trailers().fields()[0].value));
+                }
+                ResponseFrame::End { last } => {
+                    assert!(!last);
+                    answers += 1;
+                }
+            }
+        }
+    }
+    answers
+}
+
+/// One round trip of `CODEC_MESSAGES` pipelined messages through both codecs, with buffers
+/// kept from round to round (as a connection keeps them).
+struct CodecRound {
+    client: ClientCodec,
+    server: ServerCodec,
+    requests: BytesMut,
+    answers: BytesMut,
+    server_input: BytesMut,
+    client_input: BytesMut,
+}
+
+impl CodecRound {
+    fn run(&mut self, read: usize) {
+        self.requests.clear();
+        self.answers.clear();
+        client_writes(&mut self.client, &mut self.requests);
+        let wire = self.requests.split().freeze();
+        let served = server_round(
+            &mut self.server,
+            &wire,
+            &mut self.server_input,
+            &mut self.answers,
+            read,
+        );
+        assert_eq!(served, CODEC_MESSAGES);
+        drop(wire);
+        let answers = self.answers.split().freeze();
+        let read_back = client_reads(&mut self.client, &answers, &mut self.client_input, read);
+        assert_eq!(read_back, CODEC_MESSAGES);
+        drop(answers);
+    }
+}
+
+#[test]
+fn codecs_allocate_nothing_until_they_read() {
+    let (n, codecs) = count(|| {
+        let server = ServerCodec::new(Limits::DEFAULT);
+        let client = ClientCodec::new(Limits::DEFAULT);
+        black_box((server, client))
+    });
+    assert_eq!(n, 0, "{n} allocations to create the codecs");
+    // Their head buffers come with the first byte to decode.
+    let (mut server, _) = codecs;
+    let mut input = BytesMut::from(&b"G"[..]);
+    let (n, frame) = count(|| server.decode(&mut input).unwrap().is_none());
+    assert!(frame);
+    assert_eq!(n, 1, "the head buffer, allocated once");
+}
+
+#[test]
+fn codecs_allocate_nothing_per_message_once_grown() {
+    let mut round = CodecRound {
+        client: ClientCodec::new(Limits::DEFAULT),
+        server: ServerCodec::new(Limits::DEFAULT),
+        requests: BytesMut::new(),
+        answers: BytesMut::new(),
+        server_input: BytesMut::new(),
+        client_input: BytesMut::new(),
+    };
+    // The first round allocates the buffers (and the decoders' head buffers): the counter sees
+    // the codecs' allocations.
+    let (first, ()) = count(|| round.run(4096));
+    assert!(first > 0);
+    for read in [4096, 1000, 7] {
+        // Warm-up: the buffers grow to what this traffic needs.
+        round.run(read);
+        round.run(read);
+        let (n, ()) = count(|| (0..10).for_each(|_| round.run(read)));
+        assert_eq!(
+            n, 0,
+            "{n} allocations for 10 rounds of {CODEC_MESSAGES} messages each way in reads of {read} bytes"
+        );
+    }
 }

@@ -1,0 +1,120 @@
+//! `examples/proxy.rs` between `examples/client.rs` and an origin server over 127.0.0.1: the
+//! client's exchanges give the same answers through the proxy, and hop-by-hop fields stop at
+//! the proxy.
+
+#[allow(dead_code)]
+#[path = "../examples/client.rs"]
+mod client;
+#[allow(dead_code)]
+#[path = "support/exchanges.rs"]
+mod exchanges;
+#[path = "support/origin.rs"]
+mod origin;
+#[allow(dead_code)]
+#[path = "../examples/proxy.rs"]
+mod proxy;
+
+use std::net::SocketAddr;
+
+use client::{connect, exchange, Req, ReqBody};
+use exchanges::run;
+
+/// An origin and a proxy in front of it; returns the proxy's address.
+async fn proxied() -> SocketAddr {
+    let origin = origin::start().await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(proxy::serve(listener, origin));
+    addr
+}
+
+#[test]
+fn pipelined_requests_of_every_framing() {
+    run(|| async { exchanges::pipelined(proxied().await).await });
+}
+
+#[test]
+fn a_body_waits_for_100_continue() {
+    run(|| async { exchanges::expect_continue(proxied().await).await });
+}
+
+#[test]
+fn a_body_until_close_is_rechunked() {
+    run(|| async { exchanges::close_delimited(proxied().await).await });
+}
+
+#[test]
+fn a_large_chunked_body_streams_through() {
+    run(|| async { exchanges::large_body(proxied().await).await });
+}
+
+#[test]
+fn hop_by_hop_fields_stop_at_the_proxy() {
+    run(|| async {
+        let mut conn = connect(proxied().await).await.unwrap();
+        let field = |n: &str, v: &str| (n.to_string(), v.to_string());
+        let req = Req {
+            method: "GET",
+            target: "/headers".into(),
+            headers: vec![
+                field("Host", "origin"),
+                field("Connection", "keep-alive, X-Secret"),
+                field("X-Secret", "1"),
+                field("Keep-Alive", "timeout=5"),
+                field("TE", "trailers"),
+                field("Proxy-Connection", "keep-alive"),
+                field("X-Kept", "1"),
+            ],
+            body: ReqBody::Empty,
+        };
+        let answers = exchange(&mut conn, &[req]).await.unwrap();
+        assert_eq!(answers[0].status, 200);
+        assert_eq!(answers[0].body, b"host\nx-kept\n");
+    });
+}
+
+/// Sends `wire` to `addr` from a blocking client on its own thread (so that the runtime
+/// serves the proxy meanwhile) and returns all it gets back until the connection closes.
+async fn raw(addr: SocketAddr, wire: &'static [u8]) -> String {
+    use std::io::{Read, Write};
+    let got = tokio::task::spawn_blocking(move || {
+        let mut stream = std::net::TcpStream::connect(addr).unwrap();
+        stream.write_all(wire).unwrap();
+        let mut got = Vec::new();
+        stream.read_to_end(&mut got).unwrap();
+        got
+    });
+    String::from_utf8_lossy(&got.await.unwrap()).into_owned()
+}
+
+#[test]
+fn an_http_1_0_client_gets_no_chunked_body() {
+    run(|| async {
+        let text = raw(
+            proxied().await,
+            b"GET /chunked HTTP/1.0\r\nHost: origin\r\n\r\n",
+        )
+        .await;
+        assert!(text.starts_with("HTTP/1.1 200 OK\r\n"), "{text}");
+        assert!(
+            !text.to_ascii_lowercase().contains("transfer-encoding"),
+            "{text}"
+        );
+        assert!(text.ends_with("\r\n\r\none two three"), "{text}");
+    });
+}
+
+/// A transfer coding the proxy cannot write again is not forwarded with its coding dropped.
+#[test]
+fn codings_other_than_chunked_are_refused() {
+    run(|| async {
+        let addr = proxied().await;
+        let request = b"POST /echo HTTP/1.1\r\nHost: origin\r\n\
+            Transfer-Encoding: gzip, chunked\r\n\r\n2\r\nzz\r\n0\r\n\r\n";
+        let text = raw(addr, request).await;
+        assert!(text.starts_with("HTTP/1.1 501 "), "{text}");
+        let text = raw(addr, b"GET /gzip HTTP/1.1\r\nHost: origin\r\n\r\n").await;
+        assert!(text.starts_with("HTTP/1.1 502 "), "{text}");
+        assert!(!text.contains("zz"), "{text}");
+    });
+}
