@@ -97,8 +97,9 @@ feature-tests: setup
 		--test proxy --test to_http --test http_round_trip --test serve_axum --examples
 
 # Not part of `test`: the tokio example server (core/examples/tokio_server.rs) against a hyper
-# 1.x server (server-bench/) under wrk, then the same malformed requests sent to both. About
-# 3 minutes; BENCH_SERVER_ARGS="--duration 2 --rounds 1" for a quick look. See
+# 1.x server (server-bench/) under wrk, then the same malformed requests sent to both, then the
+# example reverse proxy (core/examples/proxy.rs) against one on hyper's client and server, both
+# in front of the hyper server. About 5 minutes; BENCH_SERVER_ARGS="--duration 2 --rounds 1" for a quick look. See
 # docs/performance.md. wrk is Debian's package, installed when missing.
 TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),target)
 BENCH_SERVER_ARGS ?=
@@ -106,10 +107,12 @@ bench-server: setup
 	@command -v wrk >/dev/null || { apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
 	@command -v python3 >/dev/null || { echo "error: python3 is needed to run the benchmark" >&2; exit 1; }
-	$(CARGO) build --release -p server-bench --bin hyper_server
-	$(CARGO) build --release -p httpspan --features tokio --example tokio_server
+	$(CARGO) build --release -p server-bench --bin hyper_server --bin hyper_proxy
+	$(CARGO) build --release -p httpspan --features tokio --example tokio_server --example proxy
 	python3 server-bench/bench.py --httpspan $(TARGET_DIR)/release/examples/tokio_server \
-		--hyper $(TARGET_DIR)/release/hyper_server $(BENCH_SERVER_ARGS)
+		--hyper $(TARGET_DIR)/release/hyper_server \
+		--proxy-httpspan $(TARGET_DIR)/release/examples/proxy \
+		--proxy-hyper $(TARGET_DIR)/release/hyper_proxy $(BENCH_SERVER_ARGS)
 
 # SIMD: rust-tests and conformance above use the best backend of this CPU; run both again with
 # each other backend it can run (HTTPSPAN_BACKEND picks one), and the core's tests with NEON

@@ -29,6 +29,8 @@ use httpspan::{Field, Framing, KnownHeader, Limits, Version};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::codec::Framed;
 
+mod per_cpu;
+
 type Downstream = Framed<TcpStream, ServerCodec>;
 type Upstream = Framed<TcpStream, ClientCodec>;
 
@@ -41,15 +43,12 @@ fn main() -> io::Result<()> {
         .unwrap_or_else(|| "127.0.0.1:8080".into())
         .parse()
         .map_err(io::Error::other)?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    runtime.block_on(async {
-        let listener = TcpListener::bind(&listen).await?;
-        println!("proxying http://{} to {upstream}", listener.local_addr()?);
-        serve(listener, upstream).await;
-        Ok(())
-    })
+    let listen: SocketAddr = listen.parse().map_err(io::Error::other)?;
+    let bound = per_cpu::start(listen, move |listener| serve(listener, upstream))?;
+    println!("proxying http://{bound} to {upstream}");
+    loop {
+        std::thread::park();
+    }
 }
 
 /// Accepts client connections on `listener` for ever and proxies each to `upstream`.
@@ -116,7 +115,8 @@ async fn connection(down: &mut Downstream, upstream: SocketAddr) -> Result<(), C
             up = None;
         }
         if last {
-            return Ok(());
+            // An answer may wait in the write buffer behind a pipelined request not served.
+            return SinkExt::<BodyPart>::flush(down).await;
         }
     }
     Ok(())
@@ -142,7 +142,12 @@ async fn forward(
         headers: &fields,
         length,
     };
-    up.send(call).await?;
+    // The head goes out with the body's first bytes, unless the client waits for 100 Continue.
+    if head.expects_continue() {
+        up.send(call).await?;
+    } else {
+        up.feed(call).await?;
+    }
     let mut answer = Answered {
         head_only: head.bytes_of(req.method()) == b"HEAD",
         http10: req.version() == Version::Http10,
@@ -284,7 +289,13 @@ async fn relay_answer(
                     .await?;
             }
             ResponseFrame::End { last } => {
-                down.send(BodyPart::End).await?;
+                // With a pipelined request already read, its answer goes out in the same write
+                // (the next read or the last answer flushes).
+                if down.read_buffer().is_empty() {
+                    down.send(BodyPart::End).await?;
+                } else {
+                    down.feed(BodyPart::End).await?;
+                }
                 return Ok(last);
             }
             _ => unreachable!("the codec gives one head per answer"),

@@ -21,10 +21,11 @@ use bytes::BytesMut;
 use httpspan::codec::{CodecError, Reply, RequestFrame, ServerCodec};
 use httpspan::Limits;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpSocket, TcpStream};
+use tokio::net::{TcpListener, TcpStream};
 use tokio_util::codec::{Decoder as _, Encoder as _};
 
 mod common;
+mod per_cpu;
 use common::{expects_continue, route, Route, CONTINUE, MAX_BODY};
 
 /// A connection that sends nothing for this long is closed.
@@ -52,33 +53,7 @@ fn main() -> io::Result<()> {
 /// Starts the server threads on `addr` (port 0 picks a free port) and returns the address
 /// bound.
 pub fn start(addr: SocketAddr) -> io::Result<SocketAddr> {
-    let threads = match std::env::var("HTTPSPAN_THREADS") {
-        Ok(n) => n.parse().map_err(io::Error::other)?,
-        Err(_) => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let mut bound = addr;
-    for _ in 0..threads {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()?;
-        // The first listener picks the port; the others share it.
-        let listener = runtime.block_on(async { listener(bound) })?;
-        bound = listener.local_addr()?;
-        std::thread::spawn(move || runtime.block_on(accept(listener)));
-    }
-    Ok(bound)
-}
-
-/// A listener on `addr` with SO_REUSEPORT, so that each thread can have its own.
-fn listener(addr: SocketAddr) -> io::Result<TcpListener> {
-    let socket = match addr {
-        SocketAddr::V4(_) => TcpSocket::new_v4()?,
-        SocketAddr::V6(_) => TcpSocket::new_v6()?,
-    };
-    socket.set_reuseaddr(true)?;
-    socket.set_reuseport(true)?;
-    socket.bind(addr)?;
-    socket.listen(1024)
+    per_cpu::start(addr, accept)
 }
 
 /// Accepts connections for ever, each as a task of this thread's runtime.

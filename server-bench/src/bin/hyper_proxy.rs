@@ -42,13 +42,21 @@ const HOP_BY_HOP: [&str; 8] = [
 
 type ProxyBody = BoxBody<Bytes, hyper::Error>;
 
+// The runtime setup of the httpspan examples, so that both sides run alike.
+#[path = "../../../core/examples/per_cpu/mod.rs"]
+mod per_cpu;
+
 fn main() -> io::Result<()> {
     let mut args = std::env::args().skip(1);
     let listen = args.next().unwrap_or_else(|| "127.0.0.1:8082".into());
     let upstream = args.next().unwrap_or_else(|| "127.0.0.1:8081".into());
     let listen: SocketAddr = listen.parse().map_err(io::Error::other)?;
     let upstream: SocketAddr = upstream.parse().map_err(io::Error::other)?;
-    server_bench::serve_per_cpu(listen, move |listener| accept(listener, upstream))
+    let bound = per_cpu::start(listen, move |listener| accept(listener, upstream))?;
+    println!("listening on http://{bound}");
+    loop {
+        std::thread::park();
+    }
 }
 
 /// Accepts connections for ever, each proxied by a task of this thread's runtime.

@@ -23,11 +23,19 @@ use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpListener;
 
+// The runtime setup of the httpspan examples, so that both sides run alike.
+#[path = "../../../core/examples/per_cpu/mod.rs"]
+mod per_cpu;
+
 fn main() -> io::Result<()> {
     let addr = std::env::args().nth(1);
     let addr = addr.as_deref().unwrap_or("127.0.0.1:8081");
     let addr: SocketAddr = addr.parse().map_err(io::Error::other)?;
-    server_bench::serve_per_cpu(addr, accept)
+    let bound = per_cpu::start(addr, accept)?;
+    println!("listening on http://{bound}");
+    loop {
+        std::thread::park();
+    }
 }
 
 /// Accepts connections for ever, each served by hyper as a task of this thread's runtime.

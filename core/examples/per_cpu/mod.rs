@@ -1,5 +1,5 @@
-//! What the competitor binaries share: the runtime settings of httpspan's example servers, one
-//! current-thread tokio runtime per CPU, each with its own SO_REUSEPORT listener.
+//! How the tokio examples run: one current-thread runtime per CPU (or `HTTPSPAN_THREADS`), each
+//! accepting on its own SO_REUSEPORT listener, so that no task moves between threads.
 
 use std::future::Future;
 use std::io;
@@ -7,10 +7,9 @@ use std::net::SocketAddr;
 
 use tokio::net::{TcpListener, TcpSocket};
 
-/// Binds `addr` once per thread (`HTTPSPAN_THREADS`, or one per CPU), prints
-/// `listening on http://ADDR` (what bench.py waits for), and runs `serve(listener)` on each
-/// thread's current-thread runtime until all of them return.
-pub fn serve_per_cpu<F, Fut>(addr: SocketAddr, serve: F) -> io::Result<()>
+/// Binds `addr` once per thread (port 0 picks a free port for all of them), runs
+/// `accept(listener)` on each thread's runtime, and returns the address bound.
+pub fn start<F, Fut>(addr: SocketAddr, accept: F) -> io::Result<SocketAddr>
 where
     F: Fn(TcpListener) -> Fut,
     Fut: Future<Output = ()> + Send + 'static,
@@ -20,7 +19,6 @@ where
         Err(_) => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let mut bound = addr;
-    let mut handles = Vec::new();
     for _ in 0..threads {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -28,14 +26,10 @@ where
         // The first listener picks the port; the others share it.
         let listener = runtime.block_on(async { listener(bound) })?;
         bound = listener.local_addr()?;
-        let task = serve(listener);
-        handles.push(std::thread::spawn(move || runtime.block_on(task)));
+        let task = accept(listener);
+        std::thread::spawn(move || runtime.block_on(task));
     }
-    println!("listening on http://{bound}");
-    for handle in handles {
-        let _ = handle.join();
-    }
-    Ok(())
+    Ok(bound)
 }
 
 /// A listener on `addr` with SO_REUSEPORT, so that each thread can have its own.
