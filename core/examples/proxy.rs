@@ -91,7 +91,7 @@ async fn connection(down: &mut Downstream, upstream: SocketAddr) -> Result<(), C
         // Tunnels are not proxied, nor transfer codings other than chunked: the codecs
         // decode chunked and write it again, and would drop the others (RFC 9112 6.1: 501).
         if method == b"CONNECT"
-            || req.get(KnownHeader::Upgrade).is_some()
+            || req.value(KnownHeader::Upgrade).is_some()
             || req.has_other_codings()
         {
             down.send(error_reply(501)).await?;

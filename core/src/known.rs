@@ -5,7 +5,7 @@ macro_rules! known_headers {
         /// A common field name, recognised case-insensitively while parsing.
         ///
         /// The first field line with a known name is recorded in a bitmap and an index, so
-        /// [`Request::get`](crate::Request::get) finds it in O(1). Later lines with the same name
+        /// [`Request::value`](crate::Request::value) finds it in O(1). Later lines with the same name
         /// are still in [`Request::fields`](crate::Request::fields).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u8)]

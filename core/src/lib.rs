@@ -14,7 +14,7 @@
 //! };
 //! assert_eq!(req.method().as_bytes(buf), b"POST");
 //! assert_eq!(req.target().as_bytes(buf), b"/upload?id=7");
-//! assert_eq!(req.get(KnownHeader::ContentType).unwrap().as_bytes(buf), b"text/plain");
+//! assert_eq!(req.value(KnownHeader::ContentType).unwrap().as_bytes(buf), b"text/plain");
 //! assert_eq!(req.find(buf, b"x-request-id").unwrap().as_bytes(buf), b"42");
 //! assert_eq!((req.content_length(), req.is_chunked(), req.keep_alive()), (Some(5), false, true));
 //! assert_eq!(req.framing(), Framing::Length(5));

@@ -117,7 +117,7 @@ impl StartLine for RequestLine {
 /// let Status::Complete { head_len } = req.parse(buf)? else { panic!("partial") };
 /// assert_eq!(&buf[head_len..], b"{}");
 /// assert_eq!(req.method().as_bytes(buf), b"POST");
-/// assert_eq!(req.get(KnownHeader::Host).unwrap().as_bytes(buf), b"example.com");
+/// assert_eq!(req.value(KnownHeader::Host).unwrap().as_bytes(buf), b"example.com");
 /// assert_eq!(req.framing(), Framing::Length(2));
 /// # Ok::<(), httpspan::Error>(())
 /// ```

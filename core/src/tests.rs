@@ -61,7 +61,7 @@ fn parsed_request(
         req.keep_alive(),
         req.known_bitmap(),
     );
-    let described = described(&result, req.fields(), facts, |k| req.get(k));
+    let described = described(&result, req.fields(), facts, |k| req.value(k));
     (result, described)
 }
 
@@ -85,7 +85,7 @@ fn parsed_response(
         res.keep_alive(),
         res.known_bitmap(),
     );
-    let described = described(&result, res.fields(), facts, |k| res.get(k));
+    let described = described(&result, res.fields(), facts, |k| res.value(k));
     (result, described)
 }
 

@@ -16,7 +16,7 @@ fn describe(frame: &RequestFrame) -> String {
     match frame {
         RequestFrame::Head(head) => {
             let req = head.request();
-            let host = head.bytes_of(req.get(KnownHeader::Host).unwrap());
+            let host = head.bytes_of(req.value(KnownHeader::Host).unwrap());
             assert_eq!(
                 &head.shared_bytes_of(req.target())[..],
                 head.bytes_of(req.target())

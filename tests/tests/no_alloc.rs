@@ -90,7 +90,7 @@ fn read_request(req: &Request, buf: &[u8]) {
         black_box(req.find(buf, name));
     }
     for &known in KnownHeader::ALL {
-        black_box((req.get(known), req.known_index(known)));
+        black_box((req.value(known), req.known_index(known)));
         black_box(req.find(buf, known.name().as_bytes()));
     }
     black_box(req.find(buf, b"x-surely-absent"));
@@ -108,7 +108,7 @@ fn read_response(res: &Response, buf: &[u8]) {
         black_box(res.find(buf, name));
     }
     for &known in KnownHeader::ALL {
-        black_box((res.get(known), res.known_index(known)));
+        black_box((res.value(known), res.known_index(known)));
         black_box(res.find(buf, known.name().as_bytes()));
     }
     black_box(res.find(buf, b"x-surely-absent"));
@@ -123,7 +123,7 @@ fn read_trailers(trailers: &Trailers, buf: &[u8]) {
         black_box(trailers.find(buf, name));
     }
     for &known in KnownHeader::ALL {
-        black_box((trailers.get(known), trailers.known_index(known)));
+        black_box((trailers.value(known), trailers.known_index(known)));
     }
 }
 

@@ -139,18 +139,6 @@ head_type! {
 }
 
 impl RequestHead {
-    /// The old name of [`bytes_of`](Self::bytes_of).
-    #[deprecated(note = "renamed `bytes_of`: `get` also names a header lookup")]
-    pub fn get(&self, span: Span) -> &[u8] {
-        self.bytes_of(span)
-    }
-
-    /// The old name of [`shared_bytes_of`](Self::shared_bytes_of).
-    #[deprecated(note = "renamed `shared_bytes_of`")]
-    pub fn slice(&self, span: Span) -> Bytes {
-        self.shared_bytes_of(span)
-    }
-
     /// Whether the request asks for `100 Continue` before it sends its body
     /// (`Expect: 100-continue`, RFC 9110 10.1.1): answer with a [`ReplyHead`] of status 100,
     /// or with the final response and then close or read the body that may follow.

@@ -41,7 +41,7 @@ macro_rules! field_accessors {
 
         /// The value of the first field with this known name, in O(1).
         #[inline]
-        pub fn get(&self, known: $crate::KnownHeader) -> Option<$crate::Span> {
+        pub fn value(&self, known: $crate::KnownHeader) -> Option<$crate::Span> {
             self.head.get(known)
         }
 

@@ -308,7 +308,7 @@ where
                 conn.start_body(Some(sender));
                 conn.expect_continue = req.version() == Version::Http11
                     && req
-                        .get(KnownHeader::Expect)
+                        .value(KnownHeader::Expect)
                         .is_some_and(|v| v.as_bytes(bytes).eq_ignore_ascii_case(b"100-continue"));
                 body
             }

@@ -192,14 +192,14 @@ fn known_headers_are_indexed_in_one_pass() {
     assert!(res.parse(RESPONSE_LARGE).unwrap().is_complete());
     let buf = RESPONSE_LARGE;
     assert_eq!(
-        res.get(KnownHeader::Server).unwrap().as_bytes(buf),
+        res.value(KnownHeader::Server).unwrap().as_bytes(buf),
         b"edge/2.4"
     );
     assert_eq!(
-        res.get(KnownHeader::SetCookie).unwrap().as_bytes(buf),
+        res.value(KnownHeader::SetCookie).unwrap().as_bytes(buf),
         b"session=8b1e9a47f0d4; Path=/; HttpOnly; Secure"
     );
-    assert_eq!(res.get(KnownHeader::Host), None);
+    assert_eq!(res.value(KnownHeader::Host), None);
     assert_eq!(
         res.find(buf, b"server-timing").unwrap().as_bytes(buf),
         b"db;dur=12.4, app;dur=31.9"
@@ -224,7 +224,7 @@ fn first_of_repeated_known_headers_is_indexed_and_all_are_iterable() {
     let mut res = Response::new();
     res.parse(buf).unwrap();
     assert_eq!(
-        res.get(KnownHeader::SetCookie).unwrap().as_bytes(buf),
+        res.value(KnownHeader::SetCookie).unwrap().as_bytes(buf),
         b"a=1"
     );
     let cookies: Vec<&[u8]> = res
@@ -248,7 +248,7 @@ fn reset_makes_the_parser_reusable() {
     assert!(req.parse(second).unwrap().is_complete());
     assert_eq!(req.target().as_bytes(second), b"/b");
     assert_eq!(req.fields().len(), 1);
-    assert_eq!(req.get(KnownHeader::Cookie), None);
+    assert_eq!(req.value(KnownHeader::Cookie), None);
     assert_eq!(req.content_length(), None);
     assert_eq!(req.framing(), Framing::NoBody);
 }

@@ -85,7 +85,7 @@ pub trait HeadParser: Clone {
     /// `find` of the parser.
     fn find(&self, buf: &[u8], name: &[u8]) -> Option<Span>;
     /// `get` of the parser.
-    fn get(&self, known: KnownHeader) -> Option<Span>;
+    fn value(&self, known: KnownHeader) -> Option<Span>;
     /// `known_index` of the parser.
     fn known_index(&self, known: KnownHeader) -> Option<usize>;
     /// `known_bitmap` of the parser.
@@ -107,7 +107,7 @@ fn base_view<P: HeadParser>(parser: &P, head_len: usize) -> HeadView {
         known_bitmap: parser.known_bitmap(),
         known: KnownHeader::ALL
             .iter()
-            .map(|&k| (parser.get(k), parser.known_index(k)))
+            .map(|&k| (parser.value(k), parser.known_index(k)))
             .collect(),
         content_length: None,
         chunked: false,
@@ -132,8 +132,8 @@ macro_rules! delegate_to {
         fn find(&self, buf: &[u8], name: &[u8]) -> Option<Span> {
             <$ty>::find(&(*self)$(.$field)?, buf, name)
         }
-        fn get(&self, known: KnownHeader) -> Option<Span> {
-            <$ty>::get(&(*self)$(.$field)?, known)
+        fn value(&self, known: KnownHeader) -> Option<Span> {
+            <$ty>::value(&(*self)$(.$field)?, known)
         }
         fn known_index(&self, known: KnownHeader) -> Option<usize> {
             <$ty>::known_index(&(*self)$(.$field)?, known)

@@ -63,7 +63,7 @@ macro_rules! head_parser {
                 let $p = self;
                 Snapshot {
                     fields: $p.fields().to_vec(),
-                    gets: KnownHeader::ALL.iter().map(|&k| $p.get(k)).collect(),
+                    gets: KnownHeader::ALL.iter().map(|&k| $p.value(k)).collect(),
                     indexes: KnownHeader::ALL
                         .iter()
                         .map(|&k| $p.known_index(k))
