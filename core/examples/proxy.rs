@@ -303,12 +303,14 @@ async fn relay_answer(
     }
 }
 
-/// The trailer fields of `section` without hop-by-hop ones, name and value.
+/// The trailer fields of `section` a proxy may forward (without hop-by-hop ones and those
+/// RFC 9110 6.5.1 keeps out of trailers, which the codec would refuse), name and value.
 pub fn trailer_fields(section: &TrailerSection) -> Vec<(&[u8], &[u8])> {
     let fields = section.trailers().fields().iter();
     fields
         .map(|f| (section.bytes_of(f.name), section.bytes_of(f.value)))
-        .filter(|(name, _)| !httpspan::is_hop_by_hop(name))
+        // The hop-by-hop fields are among those a trailer section may not carry.
+        .filter(|(name, _)| httpspan::allowed_in_trailers(name))
         .collect()
 }
 

@@ -227,9 +227,9 @@ pub use syntax::Version;
 pub use trailers::Trailers;
 pub use validate::{is_field_value, is_request_target, is_token};
 pub use writer::{
-    reason_phrase, write_chunk, write_chunk_header, write_chunk_header_in, write_chunk_in,
-    write_empty_response, write_empty_response_in, Measure, RequestWriter, ResponseWriter,
-    TrailerWriter, WriteError, WriteTarget, CHUNK_END, LAST_CHUNK,
+    allowed_in_trailers, reason_phrase, write_chunk, write_chunk_header, write_chunk_header_in,
+    write_chunk_in, write_empty_response, write_empty_response_in, Measure, RequestWriter,
+    ResponseWriter, TrailerWriter, WriteError, WriteTarget, CHUNK_END, LAST_CHUNK,
 };
 
 /// The name of the scanning backend this process uses: `"avx512"`, `"avx2"`, `"sse4.2"`,

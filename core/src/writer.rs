@@ -22,8 +22,8 @@ mod chunks;
 mod target;
 
 pub use chunks::{
-    write_chunk, write_chunk_header, write_chunk_header_in, write_chunk_in, TrailerWriter,
-    CHUNK_END, LAST_CHUNK,
+    allowed_in_trailers, write_chunk, write_chunk_header, write_chunk_header_in, write_chunk_in,
+    TrailerWriter, CHUNK_END, LAST_CHUNK,
 };
 pub use target::{Measure, WriteTarget};
 

@@ -24,7 +24,8 @@ use httpspan::stream::{Decoder, Event, DEFAULT_BUFFER_LEN};
 /// How long a client waits for any answer before the test fails.
 const TIMEOUT: Duration = Duration::from_secs(10);
 
-/// A response body of three data frames and a trailer field, of unknown length.
+/// A response body of three data frames and two trailer fields (one not allowed there), of
+/// unknown length.
 struct Countdown {
     left: u8,
 }
@@ -42,6 +43,8 @@ impl http_body::Body for Countdown {
             1 => {
                 let mut trailers = http::HeaderMap::new();
                 trailers.insert("x-count", http::HeaderValue::from_static("3"));
+                // A field a trailer section may not carry (RFC 9110 6.5.1), which is dropped.
+                trailers.insert("content-type", http::HeaderValue::from_static("text/html"));
                 Frame::trailers(trailers)
             }
             n => Frame::data(Bytes::from(format!("{}...", n - 1))),

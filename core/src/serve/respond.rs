@@ -2,18 +2,17 @@
 //! [`from_http`](crate::from_http), then the body's frames as chunks or checked against the
 //! Content-Length, then the trailers.
 
-use std::fmt::Write as _;
-
 use bytes::{Buf, BytesMut};
 use http::header::{self, HeaderMap};
 use http::{Method, StatusCode};
 use http_body::SizeHint;
 
 use super::ServeError;
-use crate::error::ErrorKind;
 use crate::from_http::{self, BodyFraming};
-use crate::validate::{is_field_value, is_token};
-use crate::writer::{ResponseWriter, WriteError, LAST_CHUNK};
+use crate::writer::{
+    allowed_in_trailers, write_chunk_header_in, ResponseWriter, TrailerWriter, WriteError,
+    CHUNK_END,
+};
 
 /// What the request being answered means for its response.
 #[derive(Clone, Copy, Debug)]
@@ -64,12 +63,12 @@ impl BodyEncoder {
                     .ok_or(ServeError::BodyLength)?;
             }
             BodyFraming::Chunked => {
-                // Writing a number into a `BytesMut` cannot fail.
-                let _ = write!(out, "{len:x}\r\n");
+                // Growing a `BytesMut` cannot fail short of memory, which aborts first.
+                let _ = write_chunk_header_in(out, len as u64);
             }
             BodyFraming::None => {}
         }
-        out.reserve(len + 2);
+        out.reserve(len + CHUNK_END.len());
         let mut data = data;
         while data.has_remaining() {
             let chunk = data.chunk();
@@ -78,7 +77,7 @@ impl BodyEncoder {
             data.advance(n);
         }
         if self.framing == BodyFraming::Chunked {
-            out.extend_from_slice(b"\r\n");
+            out.extend_from_slice(CHUNK_END);
         }
         Ok(())
     }
@@ -100,29 +99,18 @@ impl BodyEncoder {
         match self.framing {
             BodyFraming::Length(_) if self.remaining != 0 => Err(ServeError::BodyLength),
             BodyFraming::Chunked => {
-                let Some(trailers) = self.trailers.take() else {
-                    out.extend_from_slice(LAST_CHUNK);
-                    return Ok(());
-                };
-                out.extend_from_slice(b"0\r\n");
-                for (name, value) in &trailers {
-                    // The same rules as a head's fields; the framing fields have no place here
-                    // (RFC 9110 6.5.1).
-                    let name = name.as_str().as_bytes();
-                    let framing = [&b"content-length"[..], b"transfer-encoding", b"host"];
-                    if framing.contains(&name) {
-                        continue;
-                    }
-                    if !is_token(name) || !is_field_value(value.as_bytes()) {
-                        let invalid = WriteError::Invalid(ErrorKind::InvalidFieldValue);
-                        return Err(ServeError::Response(invalid.into()));
-                    }
-                    out.extend_from_slice(name);
-                    out.extend_from_slice(b": ");
-                    out.extend_from_slice(value.as_bytes());
-                    out.extend_from_slice(b"\r\n");
+                let trailers = self.trailers.take().unwrap_or_default();
+                let mut end = TrailerWriter::new_in(out).map_err(write_error)?;
+                // Fields a trailer section may not carry (RFC 9110 6.5.1) are dropped, not
+                // refused: the body has been sent, and the answer cannot change any more.
+                for (name, value) in trailers
+                    .iter()
+                    .filter(|(name, _)| allowed_in_trailers(name.as_str().as_bytes()))
+                {
+                    end.header(name.as_str().as_bytes(), value.as_bytes())
+                        .map_err(write_error)?;
                 }
-                out.extend_from_slice(b"\r\n");
+                end.finish().map_err(write_error)?;
                 Ok(())
             }
             _ => Ok(()),
@@ -218,4 +206,9 @@ pub(super) fn refusal(status: u16, out: &mut BytesMut) {
 /// Whether `method` asks for the head alone.
 pub(super) fn is_head(method: &Method) -> bool {
     method == Method::HEAD
+}
+
+/// A trailer the writer refused, as the serve loop reports it.
+fn write_error(e: WriteError) -> ServeError {
+    ServeError::Response(e.into())
 }

@@ -151,8 +151,15 @@ const NOT_IN_TRAILERS: &[&str] = &[
     "Content-Location",
 ];
 
-/// Whether the field `name` may be sent in a trailer section (see [`TrailerWriter::header`]).
-fn allowed_in_trailers(name: &[u8]) -> bool {
+/// Whether a field named `name` may be sent in a trailer section: the rule
+/// [`TrailerWriter::header`] enforces, for a proxy or a server that forwards trailer fields
+/// and drops those it may not send.
+///
+/// ```
+/// assert!(httpspan::allowed_in_trailers(b"Server-Timing"));
+/// assert!(!httpspan::allowed_in_trailers(b"content-length"));
+/// ```
+pub fn allowed_in_trailers(name: &[u8]) -> bool {
     !NOT_IN_TRAILERS
         .iter()
         .any(|n| name.eq_ignore_ascii_case(n.as_bytes()))
