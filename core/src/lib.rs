@@ -25,6 +25,21 @@
 //! # Ok::<(), httpspan::Error>(())
 //! ```
 //!
+//! # Where to start
+//!
+//! | to | use |
+//! | --- | --- |
+//! | read requests from a socket | [`Request::parse`] in a read loop (the example below) |
+//! | read a connection without tokio: bodies, chunked, trailers, pipelining | [`stream::Decoder`] |
+//! | serve or call over tokio `Framed` | module `codec` (feature `tokio`): `ServerCodec`, `ClientCodec` |
+//! | build a reverse proxy | `examples/proxy.rs` in this package; [`end_to_end_fields`] drops hop-by-hop fields |
+//! | serve an axum `Router` or any tower `Service` | module `serve` (feature `tower`) |
+//! | convert to and from the `http` crate's types | modules `to_http` and `from_http` (feature `http`) |
+//! | write heads, chunks and trailers | [`ResponseWriter`], [`RequestWriter`], [`write_chunk_header`], [`TrailerWriter`], into slices, `Vec` or `BytesMut` ([`WriteTarget`]) |
+//! | answer `Expect: 100-continue`, or 501 to codings other than chunked | [`Request::expects_continue`], [`Request::has_other_codings`] |
+//! | set limits and capacity; sizes of the types | [`Limits`] (a table of every limit and size), [`Request::with_slots`] |
+//! | accept what some clients send against the strict rules | [`Leniency`] |
+//!
 //! # Example: errors say where and why
 //!
 //! ```
@@ -161,7 +176,7 @@
 //!
 //! - `std` (default): implements `std::error::Error` for [`Error`]. Without it the crate is
 //!   `no_std` and uses only `core`.
-//! - `tokio` (off): the module [`codec`], `tokio_util` codecs for servers (`ServerCodec`) and
+//! - `tokio` (off): the module `codec`, `tokio_util` codecs for servers (`ServerCodec`) and
 //!   clients (`ClientCodec`): heads over frozen `bytes::Bytes` and body data as `Bytes` slices,
 //!   no body copies; messages written whole or streamed through the writers. The writers also
 //!   append to a `bytes::BytesMut`.

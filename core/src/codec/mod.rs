@@ -64,6 +64,67 @@
 //! assert_eq!(err.status(), Some(400));
 //! # Ok::<(), CodecError>(())
 //! ```
+//!
+//! # Example: a server and a client on `Framed`
+//!
+//! With [`Framed`](tokio_util::codec::Framed), a connection is a `Stream` of frames and a
+//! `Sink` of messages (`StreamExt` and `SinkExt` come from the `futures-util` crate). The
+//! server answers each request with its target; the client sends two requests pipelined,
+//! then reads both answers. `examples/proxy.rs` in this package puts the two codecs together
+//! into a reverse proxy that streams bodies through.
+//!
+//! ```
+//! use futures_util::{SinkExt, StreamExt};
+//! use httpspan::codec::{Call, ClientCodec, CodecError, Reply, RequestFrame, ResponseFrame, ServerCodec};
+//! use httpspan::Limits;
+//! use tokio::net::{TcpListener, TcpStream};
+//! use tokio_util::codec::Framed;
+//!
+//! async fn serve(stream: TcpStream) -> Result<(), CodecError> {
+//!     let mut conn = Framed::new(stream, ServerCodec::new(Limits::DEFAULT));
+//!     let mut target = Vec::new();
+//!     while let Some(frame) = conn.next().await {
+//!         match frame? {
+//!             RequestFrame::Head(head) => target = head.bytes_of(head.request().target()).to_vec(),
+//!             RequestFrame::Body(_) | RequestFrame::Trailers(_) => {} // not read here
+//!             RequestFrame::End { last } => {
+//!                 let headers: &[(&[u8], &[u8])] = &[(b"Content-Type", b"text/plain")];
+//!                 conn.send(Reply { status: 200, headers, body: &target, head_only: false }).await?;
+//!                 if last {
+//!                     break; // the request asked to close the connection
+//!                 }
+//!             }
+//!         }
+//!     }
+//!     Ok(())
+//! }
+//!
+//! # let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+//! # runtime.block_on(async {
+//! let listener = TcpListener::bind("127.0.0.1:0").await?;
+//! let addr = listener.local_addr()?;
+//! let server = tokio::spawn(async move { serve(listener.accept().await?.0).await });
+//!
+//! let mut client = Framed::new(TcpStream::connect(addr).await?, ClientCodec::new(Limits::DEFAULT));
+//! let host: &[(&[u8], &[u8])] = &[(b"Host", b"example.com")];
+//! // `feed` queues a message, `send` queues one and writes all: both go out in one write.
+//! client.feed(Call { method: b"GET", target: b"/a", headers: host, body: b"" }).await?;
+//! client.send(Call { method: b"GET", target: b"/b", headers: host, body: b"" }).await?;
+//! let mut bodies = Vec::new();
+//! while bodies.len() < 2 {
+//!     match client.next().await.ok_or(CodecError::Incomplete)?? {
+//!         ResponseFrame::Head(head) => assert_eq!(head.response().status(), 200),
+//!         ResponseFrame::Body(data) => bodies.push(data),
+//!         _ => {}
+//!     }
+//! }
+//! assert_eq!(bodies, [&b"/a"[..], b"/b"]);
+//! drop(client); // the server's loop ends when the connection closes
+//! server.await.expect("the server task panicked")?;
+//! # Ok::<(), CodecError>(())
+//! # })?;
+//! # Ok::<(), CodecError>(())
+//! ```
 
 mod client;
 mod encode;
