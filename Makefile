@@ -93,7 +93,7 @@ feature-tests: setup
 	$(CARGO) clippy -p httpspan --all-targets --features $(HTTPSPAN_FEATURES) -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc -p httpspan --no-deps --features $(HTTPSPAN_FEATURES)
 	$(CARGO) test -p httpspan --features $(HTTPSPAN_FEATURES) --doc
-	$(CARGO) test -p httpspan --features $(HTTPSPAN_FEATURES) --test tokio_server --test codec --test client \
+	$(CARGO) test -p httpspan --features $(HTTPSPAN_FEATURES) --lib --test tokio_server --test codec --test client \
 		--test proxy --test to_http --test http_round_trip --test serve_axum --examples
 
 # Not part of `test`: the tokio example server (core/examples/tokio_server.rs) against a hyper

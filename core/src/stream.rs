@@ -296,6 +296,12 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const N: usize> Decoder<B, N> {
         }
     }
 
+    /// The buffer, for a codec whose buffer type allocates as the decoder's state needs.
+    #[cfg(feature = "tokio")]
+    pub(crate) fn buffer_mut(&mut self) -> &mut B {
+        &mut self.buf
+    }
+
     /// The bytes of the current head, which its spans index.
     pub fn head_bytes(&self) -> &[u8] {
         &self.buf.as_ref()[..self.head_len]

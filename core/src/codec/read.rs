@@ -1,22 +1,50 @@
 //! What both codecs' decoders share: the stream decoder over a lazily allocated buffer, and the
 //! bookkeeping that turns its events into frames sharing the read buffer.
 
-use std::vec;
 use std::vec::Vec;
 
 use bytes::{Buf, Bytes, BytesMut};
 
 use super::{CodecError, Misuse, TrailerSection};
+use crate::framing::Framing;
 use crate::limits::Limits;
 use crate::stream::{buffer_len, Decoder, Event, MessageKind};
 
-/// The stream decoder's buffer for heads and trailer sections: allocated on the first byte to
-/// decode, at the size the limits need ([`buffer_len`]), so that a codec that has not read
-/// anything yet (an idle connection, an encode-only codec) holds no buffer at all.
+/// The stream decoder's buffer for heads and trailer sections, allocated as it is needed: none
+/// until the first byte to decode (an idle connection, an encode-only codec holds no buffer),
+/// then room for a head, and room for a trailer section only once a chunked message, the only
+/// kind that can have one, has been met. With the default limits that is 8 KiB for a
+/// connection whose bodies have a Content-Length, instead of the 72 KiB [`buffer_len`] gives.
 #[derive(Clone, Debug)]
 pub(super) struct LazyBuffer {
     bytes: Vec<u8>,
-    len: usize,
+    /// Room for a head: the head limit and the empty lines that may come before it.
+    head_room: usize,
+    /// Room for a head and a trailer section ([`buffer_len`]).
+    full_room: usize,
+    /// Whether a trailer section may follow the current head.
+    trailers: bool,
+}
+
+impl LazyBuffer {
+    fn new(limits: &Limits) -> LazyBuffer {
+        let full_room = buffer_len(limits);
+        LazyBuffer {
+            bytes: Vec::new(),
+            head_room: (limits.max_head_bytes as usize + 4).min(full_room),
+            full_room,
+            trailers: false,
+        }
+    }
+
+    /// The room the decoder sees now.
+    fn room(&self) -> usize {
+        if self.trailers {
+            self.full_room
+        } else {
+            self.head_room
+        }
+    }
 }
 
 impl AsRef<[u8]> for LazyBuffer {
@@ -27,11 +55,15 @@ impl AsRef<[u8]> for LazyBuffer {
 
 impl AsMut<[u8]> for LazyBuffer {
     fn as_mut(&mut self) -> &mut [u8] {
-        if self.bytes.len() != self.len {
-            // Zeroed by the allocator, which may take fresh zero pages instead of writing.
-            self.bytes = vec![0; self.len];
+        let room = self.room();
+        if self.bytes.len() < room {
+            // Zeroed by the allocator, which may take fresh zero pages instead of writing; what
+            // the buffer held (a head the trailer section follows) stays.
+            self.bytes.resize(room, 0);
         }
-        &mut self.bytes
+        // A buffer grown for trailers still shows only head room for a head, so that the
+        // limits bound a head alike before and after.
+        &mut self.bytes[..room]
     }
 }
 
@@ -62,12 +94,8 @@ pub(super) struct Reader {
 
 impl Reader {
     pub(super) fn new(kind: MessageKind, limits: Limits) -> Reader {
-        let buf = LazyBuffer {
-            bytes: Vec::new(),
-            len: buffer_len(&limits),
-        };
         Reader {
-            decoder: Decoder::new(kind, buf, limits),
+            decoder: Decoder::new(kind, LazyBuffer::new(&limits), limits),
             consumed: 0,
             broken: None,
         }
@@ -119,6 +147,12 @@ impl Reader {
             Event::Head => {
                 let bytes = src.split_to(end).freeze();
                 debug_assert_eq!(&bytes[..], self.decoder.head_bytes());
+                let chunked = match (self.decoder.request(), self.decoder.response()) {
+                    (Some(req), _) => req.framing() == Framing::Chunked,
+                    (_, Some(res)) => res.framing() == Framing::Chunked,
+                    _ => false,
+                };
+                self.decoder.buffer_mut().trailers = chunked;
                 Taken::Head(bytes)
             }
             Event::Body(range) => {
@@ -145,5 +179,66 @@ impl Reader {
                 Taken::Nothing
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::format;
+
+    use super::*;
+
+    fn room(reader: &mut Reader) -> usize {
+        reader.decoder.buffer_mut().bytes.len()
+    }
+
+    /// Decodes all of `input`, returning the frames' kinds in order.
+    fn decode_all(reader: &mut Reader, input: &[u8]) -> Vec<&'static str> {
+        let mut src = BytesMut::from(input);
+        let mut kinds = Vec::new();
+        loop {
+            match reader.next(&mut src).unwrap() {
+                Taken::Head(_) => kinds.push("head"),
+                Taken::Body(_) => kinds.push("body"),
+                Taken::Trailers(_) => kinds.push("trailers"),
+                Taken::End => kinds.push("end"),
+                Taken::Nothing => return kinds,
+            }
+        }
+    }
+
+    #[test]
+    fn trailer_room_is_allocated_only_for_a_chunked_message() {
+        let limits = Limits::DEFAULT;
+        let mut reader = Reader::new(MessageKind::Request, limits);
+        assert_eq!(room(&mut reader), 0, "nothing before the first byte");
+
+        let kinds = decode_all(
+            &mut reader,
+            b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nhi",
+        );
+        assert_eq!(kinds, ["head", "body", "end"]);
+        assert_eq!(room(&mut reader), limits.max_head_bytes as usize + 4);
+
+        // A trailer section of 20 KiB, more than the head room, still fits.
+        let mut message = b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n\
+                            2\r\nhi\r\n0\r\n"
+            .to_vec();
+        for i in 0..60 {
+            message.extend_from_slice(format!("x-t{i:02}: {}\r\n", "v".repeat(340)).as_bytes());
+        }
+        message.extend_from_slice(b"\r\n");
+        assert!(message.len() > 20_000);
+        let kinds = decode_all(&mut reader, &message);
+        assert_eq!(kinds, ["head", "body", "trailers", "end"]);
+        assert_eq!(room(&mut reader), buffer_len(&limits));
+
+        // A head after it is bounded as before: one byte over the limit is an error.
+        let mut head = b"GET / HTTP/1.1\r\nHost: a\r\nx-pad: ".to_vec();
+        head.resize(limits.max_head_bytes as usize + 1, b'a');
+        let err = reader.next(&mut BytesMut::from(&head[..])).err();
+        assert!(
+            matches!(err, Some(CodecError::Parse(e)) if e.kind() == crate::ErrorKind::HeadTooLarge)
+        );
     }
 }

@@ -91,10 +91,11 @@ pub struct ReplyHead<'a> {
 /// requests into [`RequestFrame`]s and an [`Encoder`] of whole [`Reply`]s or of streamed
 /// responses ([`ReplyHead`], then [`BodyPart`]s). One per connection.
 ///
-/// It holds the stream decoder's buffer for heads and trailer sections, allocated at the first
-/// `decode` with the size the limits need ([`buffer_len`](crate::stream::buffer_len): the head
-/// limit plus the trailer limit, at most 64 KiB of it), so lower
-/// [`Limits::max_trailer_bytes`] where trailers do not matter.
+/// It holds the stream decoder's buffer for heads and trailer sections, allocated as it is
+/// needed: nothing before the first `decode`, then room for a head
+/// ([`Limits::max_head_bytes`], 8 KiB by default), and room for a trailer section
+/// ([`Limits::max_trailer_bytes`], at most 64 KiB) only once the connection has carried a
+/// chunked message. The room stays for the connection's later messages.
 ///
 /// [`Decoder`]: tokio_util::codec::Decoder
 /// [`Encoder`]: tokio_util::codec::Encoder
