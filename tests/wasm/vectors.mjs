@@ -18,6 +18,7 @@ export const SUPPORTED_OPTIONS = {
   missing_host: { missingHost: true },
   duplicate_content_length: { duplicateContentLength: true },
   unknown_version: { unknownVersion: true },
+  target_unsafe_bytes: { targetUnsafeBytes: true },
 };
 
 /** A field value as httpspan::unfold presents it: each obs-fold (with the whitespace around it)

@@ -236,8 +236,8 @@ function bigU64(lo, hi) {
 // one bit each (the order of LENIENCY is the bit order wasm/src/lib.rs reads).
 const LIMITS = [
   ['maxHeadBytes', 1, 0xffff],
-  // No more than the parsers' field slots: a larger limit would be accepted and then fail
-  // with field_slots_exhausted.
+  // No more than the parsers' field slots, which bound the field lines whatever the limit: a
+  // larger limit could never take effect.
   ['maxFieldLines', 0, MAX_FIELDS, ` (${MAX_FIELDS} is the number of field slots a parser has)`],
   ['maxChunkExtBytes', 0, 0xffffffff],
   ['maxTrailerBytes', 0, 0xffffffff],
@@ -245,7 +245,7 @@ const LIMITS = [
 ];
 const LENIENCY = [
   'bareLf', 'obsFold', 'spaceBeforeColon', 'requestLineSpaces', 'missingHost',
-  'duplicateContentLength', 'unknownVersion',
+  'duplicateContentLength', 'unknownVersion', 'targetUnsafeBytes',
 ];
 
 function limitNumbers(options, extraKeys) {

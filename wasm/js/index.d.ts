@@ -326,6 +326,11 @@ export interface Leniency {
   duplicateContentLength?: boolean;
   /** HTTP/1.2 to HTTP/1.9 are read as HTTP/1.1 (RFC 9110 2.5). */
   unknownVersion?: boolean;
+  /**
+   * A request-target may hold `"`, `<`, `>`, `\`, `^`, backtick, `{`, `|`, `}` and a `%` not
+   * followed by two hex digits, which some clients send unescaped (RFC 9112 3.2, RFC 3986 2).
+   */
+  targetUnsafeBytes?: boolean;
 }
 
 export interface RequestOptions extends Limits {}

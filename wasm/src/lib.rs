@@ -77,6 +77,7 @@ pub fn limits_from(numbers: &[f64]) -> Limits {
         &mut lenient.missing_host,
         &mut lenient.duplicate_content_length,
         &mut lenient.unknown_version,
+        &mut lenient.target_unsafe_bytes,
     ]
     .into_iter()
     .enumerate()

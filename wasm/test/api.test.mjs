@@ -123,6 +123,7 @@ test('each leniency flag relaxes its rule and only when set', () => {
     ['missingHost', 'GET / HTTP/1.1\r\n\r\n', 'missing_host'],
     ['duplicateContentLength', 'POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\nx', 'duplicate_content_length'],
     ['unknownVersion', 'GET / HTTP/1.2\r\nHost: a\r\n\r\n', 'unsupported_version'],
+    ['targetUnsafeBytes', 'GET /a|b HTTP/1.1\r\nHost: a\r\n\r\n', 'invalid_target'],
   ];
   for (const [flag, text, code] of cases) {
     const strict = parseRequest(bytes(text));

@@ -16,7 +16,8 @@ export type LeniencyFlag =
   | 'requestLineSpaces'
   | 'missingHost'
   | 'duplicateContentLength'
-  | 'unknownVersion';
+  | 'unknownVersion'
+  | 'targetUnsafeBytes';
 
 export const LENIENCY_FLAGS: readonly LeniencyFlag[] = [
   'bareLf',
@@ -26,6 +27,7 @@ export const LENIENCY_FLAGS: readonly LeniencyFlag[] = [
   'missingHost',
   'duplicateContentLength',
   'unknownVersion',
+  'targetUnsafeBytes',
 ];
 
 /** How the input is parsed. */

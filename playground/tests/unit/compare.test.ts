@@ -119,8 +119,8 @@ describe('compare: the columns', () => {
     const c = compare(bytes('POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nab'), 'request', 'GET', llhttp);
     expect(outcome(column(c, 'strict'))).toBe('partial 0');
     expect(outcome(column(c, 'llhttp'))).toBe('partial 0');
-    expect(row(c, 'messages')).toEqual(Array(10).fill('0 + 1 unfinished'));
-    expect(row(c, 'message-1-body')).toEqual(Array(10).fill('2 bytes so far'));
+    expect(row(c, 'messages')).toEqual(Array(11).fill('0 + 1 unfinished'));
+    expect(row(c, 'message-1-body')).toEqual(Array(11).fill('2 bytes so far'));
     expect(c.summary).toEqual([]);
   });
 });
@@ -144,7 +144,7 @@ describe('compare: smuggling inputs', () => {
       differs: false,
       note: 'content_length_with_transfer_encoding at byte 45 in strict; both reject',
     });
-    expect(row(c, 'status')).toEqual(Array(10).fill('rejected'));
+    expect(row(c, 'status')).toEqual(Array(11).fill('rejected'));
   });
 
   it('two Content-Length values: rejected by all, even with duplicateContentLength', () => {
@@ -166,12 +166,13 @@ describe('compare: smuggling inputs', () => {
       'httpspan + duplicateContentLength reads 1 request where httpspan strict rejects the input at byte 45 (duplicate_content_length).',
       'httpspan all lenient reads 1 request where httpspan strict rejects the input at byte 45 (duplicate_content_length).',
     ]);
-    expect(row(c, 'status')).toEqual(['rejected', ...Array(5).fill('rejected'), 'complete*', 'rejected', 'complete*', 'rejected']);
-    expect(row(c, 'message-1-body')).toEqual(['—', ...Array(5).fill('—'), '4 bytes*', '—', '4 bytes*', '—']);
+    expect(row(c, 'status')).toEqual(['rejected', ...Array(5).fill('rejected'), 'complete*', 'rejected', 'rejected', 'complete*', 'rejected']);
+    expect(row(c, 'message-1-body')).toEqual(['—', ...Array(5).fill('—'), '4 bytes*', '—', '—', '4 bytes*', '—']);
     expect(row(c, 'error')).toEqual([
       'duplicate_content_length at byte 45',
       ...Array(5).fill('duplicate_content_length at byte 45'),
       '—*',
+      'duplicate_content_length at byte 45',
       'duplicate_content_length at byte 45',
       '—*',
       'HPE_UNEXPECTED_CONTENT_LENGTH at byte 61',
@@ -296,8 +297,8 @@ describe('compare: smuggling inputs', () => {
     const c = compare(bytes('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'), 'response', 'HEAD', llhttp);
     expect(outcome(column(c, 'strict'))).toBe('complete 2');
     expect(outcome(column(c, 'llhttp'))).toBe('complete 2');
-    expect(row(c, 'message-1-start')).toEqual(Array(10).fill('HTTP/1.1 200'));
-    expect(row(c, 'message-1-body')).toEqual(Array(10).fill('0 bytes'));
+    expect(row(c, 'message-1-start')).toEqual(Array(11).fill('HTTP/1.1 200'));
+    expect(row(c, 'message-1-body')).toEqual(Array(11).fill('0 bytes'));
     expect(c.rows.find((r) => r.id === 'message-1-start')!.label).toBe('Response 1: status-line');
     expect(c.summary).toEqual([]);
   });

@@ -47,7 +47,7 @@ describe('presets', () => {
       expect(p.explanation).not.toMatch(/\n/);
       expect(presetById(p.id)).toBe(p);
     }
-    expect(LENIENCY_FLAGS.length).toBe(7);
+    expect(LENIENCY_FLAGS.length).toBe(8);
     expect(presetById('no-such-preset')).toBeUndefined();
   });
 

@@ -132,9 +132,9 @@ describe('share links', () => {
     expect(decodeShare(fragmentOf(ok)).bytes).toEqual(Uint8Array.from([0x61, 0x62]));
     // Unknown flag bits.
     expect(() => decodeShare(fragmentOf([0x10, ...ok.slice(1)]))).toThrow(/unknown flag bits/);
-    // Unknown lenient flag (index 7 of 7).
-    expect(() => decodeShare(fragmentOf([0x00, 3, 0x47, 0x45, 0x54, 1, 7, 2, 0x61, 0x62]))).toThrow(
-      /unknown lenient flag number 7/,
+    // Unknown lenient flag (index 8 of 8).
+    expect(() => decodeShare(fragmentOf([0x00, 3, 0x47, 0x45, 0x54, 1, 8, 2, 0x61, 0x62]))).toThrow(
+      /unknown lenient flag number 8/,
     );
     // A lenient flag twice.
     expect(() => decodeShare(fragmentOf([0x00, 3, 0x47, 0x45, 0x54, 2, 0, 0, 2, 0x61, 0x62]))).toThrow(
