@@ -1,6 +1,7 @@
 //! What both codecs' decoders share: the stream decoder over a lazily allocated buffer, and the
 //! bookkeeping that turns its events into frames sharing the read buffer.
 
+use std::vec;
 use std::vec::Vec;
 
 use bytes::{Buf, Bytes, BytesMut};
@@ -56,9 +57,11 @@ impl AsRef<[u8]> for LazyBuffer {
 impl AsMut<[u8]> for LazyBuffer {
     fn as_mut(&mut self) -> &mut [u8] {
         let room = self.room();
-        if self.bytes.len() < room {
-            // Zeroed by the allocator, which may take fresh zero pages instead of writing; what
-            // the buffer held (a head the trailer section follows) stays.
+        if self.bytes.is_empty() {
+            // Zeroed by the allocator, which may take fresh zero pages instead of writing.
+            self.bytes = vec![0; room];
+        } else if self.bytes.len() < room {
+            // What the buffer holds (a head the trailer section follows) stays.
             self.bytes.resize(room, 0);
         }
         // A buffer grown for trailers still shows only head room for a head, so that the
