@@ -32,6 +32,9 @@ use httpspan::{
 
 /// Heap allocations made by this thread while `f` runs, and its result.
 fn count<R>(f: impl FnOnce() -> R) -> (u64, R) {
+    // The backend is chosen at the process's first parse, reading HTTPSPAN_BACKEND (which
+    // allocates when it is set): choose it before counting, whichever test parses first.
+    std::hint::black_box(httpspan::backend_name());
     let mut result = None;
     let info = allocation_counter::measure(|| result = Some(f()));
     (info.count_total, result.expect("the closure ran"))
