@@ -115,6 +115,7 @@
 //!     }
 //! }
 //!
+//! # #[cfg(not(miri))] { // Miri has no sockets
 //! let listener = TcpListener::bind("127.0.0.1:0")?;
 //! let addr = listener.local_addr()?;
 //! let server = std::thread::spawn(move || serve(listener.accept()?.0));
@@ -126,6 +127,7 @@
 //! server.join().unwrap()?;
 //! assert_eq!(answers, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n/a\
 //!                      HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n/b");
+//! # }
 //! # Ok::<(), std::io::Error>(())
 //! ```
 //!
