@@ -167,9 +167,6 @@ macro_rules! paste_code {
     (TooManyFields) => {
         "too_many_fields"
     };
-    (FieldSlotsExhausted) => {
-        "field_slots_exhausted"
-    };
     (InvalidChunkSize) => {
         "invalid_chunk_size"
     };
@@ -288,12 +285,6 @@ error_kinds! {
     /// More field lines than the limit: the smaller of
     /// [`Limits::max_field_lines`](crate::Limits::max_field_lines) and the parser's field slots.
     TooManyFields => (431, "RFC 6585 5", "more field lines than the limit"),
-    /// More field lines than the parser has slots; [`Error::needed_slots`] says how many it needs.
-    /// [`Request`](crate::Request), [`Response`](crate::Response) and
-    /// [`Trailers`](crate::Trailers) bound field lines by the smaller of
-    /// [`Limits::max_field_lines`](crate::Limits::max_field_lines) and their slot count and
-    /// report [`TooManyFields`](Self::TooManyFields) past it, so they do not return this kind.
-    FieldSlotsExhausted => (431, "RFC 6585 5", "more field lines than the parser has slots"),
     /// A chunk-size that is not 1*HEXDIG.
     InvalidChunkSize => (400, "RFC 9112 7.1", "invalid chunk-size"),
     /// A chunk-size of more than 16 hex digits.
@@ -399,14 +390,6 @@ impl Error {
     #[inline]
     pub const fn message(&self) -> &'static str {
         self.kind.message()
-    }
-
-    /// For [`ErrorKind::FieldSlotsExhausted`], the number of field slots the message needs.
-    /// Always `None`: the parsers bound field lines by the smaller of
-    /// [`Limits::max_field_lines`](crate::Limits::max_field_lines) and their slots, so a line
-    /// past the slots is [`ErrorKind::TooManyFields`] and never needs a slot it lacks.
-    pub const fn needed_slots(&self) -> Option<usize> {
-        None
     }
 }
 

@@ -301,7 +301,9 @@ impl<const N: usize> Request<N> {
     /// # Ok::<(), httpspan::Error>(())
     /// ```
     pub fn expects_continue(&self, buf: &[u8]) -> bool {
+        // The index says in O(1) whether any Expect line is there; most requests have none.
         self.head.version() == Version::Http11
+            && self.value(crate::KnownHeader::Expect).is_some()
             && self.fields().iter().any(|field| {
                 field.known() == Some(crate::KnownHeader::Expect)
                     && syntax::ListItems::new(field.value.as_bytes(buf))

@@ -445,7 +445,7 @@ rules! {
          ChunkedTwice]),
     Connection => ("Connection is a list of tokens", "RFC 9110 7.6.1", [InvalidConnection]),
     Limits => ("limits: 8 KiB of head, 64 field lines, 64 KiB of trailers", "RFC 6585 5",
-        [TargetTooLong, HeadTooLarge, TooManyFields, FieldSlotsExhausted, TrailersTooLarge]),
+        [TargetTooLong, HeadTooLarge, TooManyFields, TrailersTooLarge]),
     ChunkSize => ("chunk-size is 1 to 16 hex digits", "RFC 9112 7.1",
         [InvalidChunkSize, ChunkSizeTooLong]),
     ChunkExt => ("chunk-ext is ; token [= token / quoted-string], BWS only around ; and =",

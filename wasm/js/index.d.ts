@@ -268,7 +268,7 @@ export type ErrorCode =
   | 'content_length_too_large' | 'content_length_with_transfer_encoding'
   | 'transfer_encoding_in_http10' | 'invalid_transfer_encoding' | 'chunked_not_last'
   | 'chunked_twice' | 'invalid_connection' | 'target_too_long' | 'head_too_large'
-  | 'too_many_fields' | 'field_slots_exhausted' | 'invalid_chunk_size' | 'chunk_size_too_long'
+  | 'too_many_fields' | 'invalid_chunk_size' | 'chunk_size_too_long'
   | 'invalid_chunk_extension' | 'chunk_extension_too_long' | 'missing_chunk_crlf'
   | 'trailers_too_large' | 'body_too_large';
 

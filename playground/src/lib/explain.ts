@@ -102,8 +102,6 @@ export const EXPLANATIONS: Readonly<Record<ErrorCode, string>> = {
     'The head is larger than the limit (8 KiB by default). Servers bound the memory one head can take and answer 431 (Request Header Fields Too Large).',
   too_many_fields:
     'The head has more field lines than the limit (64 by default). Bounding the fields bounds the work per message; a server answers 431.',
-  field_slots_exhausted:
-    'The head has more field lines than this parser has room for. The message may be valid for a parser with more room; until then a server answers 431.',
 
   // -- Chunked bodies
   invalid_chunk_size:
