@@ -5,6 +5,7 @@ use bytes::{Bytes, BytesMut};
 use super::encode::{append, Declared, Outgoing};
 use super::read::{Reader, Taken};
 use super::{BodyLength, BodyPart, CodecError, Misuse, ResponseHead, TrailerSection};
+use crate::framing::Answering;
 use crate::limits::Limits;
 use crate::stream::MessageKind;
 use crate::writer::{RequestWriter, WriteError};
@@ -64,30 +65,12 @@ pub struct CallHead<'a> {
     pub length: BodyLength,
 }
 
-/// What a request's method changes in the framing of its response (RFC 9112 6.3).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-enum Answering {
-    #[default]
-    Other,
-    Head,
-    Connect,
-}
-
-impl Answering {
-    fn of(method: &[u8]) -> Answering {
-        match method {
-            b"HEAD" => Answering::Head,
-            b"CONNECT" => Answering::Connect,
-            _ => Answering::Other,
-        }
-    }
-
-    fn method(self) -> &'static [u8] {
-        match self {
-            Answering::Other => b"GET",
-            Answering::Head => b"HEAD",
-            Answering::Connect => b"CONNECT",
-        }
+/// A method that frames the response to it as `answering` does, for the stream decoder.
+fn method_of(answering: Answering) -> &'static [u8] {
+    match answering {
+        Answering::Other => b"GET",
+        Answering::Head => b"HEAD",
+        Answering::Connect => b"CONNECT",
     }
 }
 
@@ -202,7 +185,7 @@ impl ClientCodec {
     ) -> Result<Option<ResponseFrame>, CodecError> {
         loop {
             if self.head_next {
-                let method = self.pending.front().method();
+                let method = method_of(self.pending.front());
                 self.reader.decoder.set_request_method(method);
             }
             let taken = next(&mut self.reader, src)?;
