@@ -257,17 +257,16 @@ fn defines_content(method: &[u8]) -> bool {
 impl tokio_util::codec::Encoder<Call<'_>> for ClientCodec {
     type Error = CodecError;
 
+    /// A streamed request whose body is `call.body` with its Content-Length.
     fn encode(&mut self, call: Call<'_>, dst: &mut BytesMut) -> Result<(), CodecError> {
-        let answering = self.before_request(call.method)?;
-        let declared = match call.body.is_empty() && !defines_content(call.method) {
-            true => Declared::Nothing,
-            false => Declared::Length(call.body.len() as u64),
+        let head = CallHead {
+            method: call.method,
+            target: call.target,
+            headers: call.headers,
+            length: BodyLength::Fixed(call.body.len() as u64),
         };
-        append(dst, |dst| {
-            write_head(dst, call.method, call.target, call.headers, declared)
-        })?;
-        dst.extend_from_slice(call.body);
-        self.pending.push(answering);
+        self.encode(head, dst)?;
+        self.outgoing.finish_whole(call.body, dst);
         Ok(())
     }
 }

@@ -187,27 +187,17 @@ impl tokio_util::codec::Decoder for ServerCodec {
 impl tokio_util::codec::Encoder<Reply<'_>> for ServerCodec {
     type Error = CodecError;
 
+    /// A streamed reply whose body is `reply.body` with its Content-Length: the same framing
+    /// rules, and for 1xx, 204, 304 and `head_only` the length without the bytes.
     fn encode(&mut self, reply: Reply<'_>, dst: &mut BytesMut) -> Result<(), CodecError> {
-        self.outgoing.check_head()?;
-        // 1xx and 204 have no content and no Content-Length (RFC 9110 8.6); an empty body is
-        // written as none, and the writer refuses a body where the status allows none.
-        let no_content = framing::response_content(reply.status) == Content::None;
-        let declared = match no_content && reply.body.is_empty() {
-            true => Declared::Nothing,
-            false => Declared::Length(reply.body.len() as u64),
+        let head = ReplyHead {
+            status: reply.status,
+            headers: reply.headers,
+            length: BodyLength::Fixed(reply.body.len() as u64),
+            head_only: reply.head_only,
         };
-        append(dst, |dst| {
-            write_head(dst, reply.status, reply.headers, declared)
-        })?;
-        // 304 announces the length of content it does not send, like a response to HEAD.
-        if !reply.head_only && reply.status != 304 {
-            dst.extend_from_slice(reply.body);
-        }
-        match reply.status {
-            101 => self.outgoing = Outgoing::Done,
-            100..=199 => {}
-            _ => self.versions.answered(),
-        }
+        self.encode(head, dst)?;
+        self.outgoing.finish_whole(reply.body, dst);
         Ok(())
     }
 }
@@ -222,6 +212,8 @@ impl tokio_util::codec::Encoder<ReplyHead<'_>> for ServerCodec {
         if head.length == BodyLength::Chunked && to_http10 {
             return Err(Misuse::ChunkedToHttp10.into());
         }
+        // 1xx and 204 have no content and no Content-Length (RFC 9110 8.6): `Fixed(0)` writes
+        // none, and the writer refuses a length where the status allows no content.
         let content = framing::response_content(head.status);
         let declared = match (content, head.length) {
             (Content::None, BodyLength::Fixed(0)) | (_, BodyLength::UntilClose) => {
