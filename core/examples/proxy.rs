@@ -8,10 +8,10 @@
 //! Each client connection gets its own upstream connection, opened when its first request
 //! arrives and again after the upstream closes one. Requests are forwarded one at a time in
 //! the order they arrive (pipelined requests wait in the read buffer); interim answers
-//! (`100 Continue`, `103 Early Hints`) are forwarded as they come. Hop-by-hop fields (RFC 9110
-//! 7.6.1: Connection, the fields it names, Keep-Alive, TE, Transfer-Encoding, Upgrade,
-//! Proxy-Connection) are dropped both ways by `httpspan::end_to_end_fields`; the codecs write
-//! the framing again. A body the upstream ends by closing is re-framed as chunked (for an
+//! (`100 Continue`, `103 Early Hints`) are forwarded as they come, except to an HTTP/1.0
+//! client, which has none. Hop-by-hop fields (RFC 9110 7.6.1: Connection, the fields it
+//! names, Keep-Alive, TE, Transfer-Encoding, Upgrade, Proxy-Connection) are dropped both ways
+//! by `httpspan::end_to_end_fields`; the codecs write the framing again. A body the upstream ends by closing is re-framed as chunked (for an
 //! HTTP/1.0 client, which cannot read chunked, a chunked or close-delimited body ends by
 //! closing the connection, without its trailer fields). Upgrades and CONNECT are answered 501,
 //! and so are requests with a transfer coding other than chunked, which the proxy would drop;
@@ -190,7 +190,8 @@ async fn forward(
 struct Answered {
     /// The request was HEAD: the answer announces a length and has no body.
     head_only: bool,
-    /// The client speaks HTTP/1.0, which cannot read chunked (RFC 9112 6.1).
+    /// The client speaks HTTP/1.0, which cannot read chunked (RFC 9112 6.1) and has no
+    /// interim answers (RFC 9110 15.2).
     http10: bool,
     /// The final head has been sent to the client.
     started: bool,
@@ -278,6 +279,8 @@ async fn relay_answer(
             return Err(CodecError::Incomplete);
         };
         match frame {
+            // HTTP/1.0 has no interim answers (RFC 9110 15.2): its client gets the final one.
+            ResponseFrame::Interim(_) if !answer.started && answer.http10 => {}
             ResponseFrame::Interim(head) if !answer.started => relay_interim(down, &head).await?,
             ResponseFrame::Head(head) if !answer.started => {
                 relay_head(down, &head, answer).await?;

@@ -48,7 +48,8 @@ pub struct Reply<'a> {
 /// [`BodyPart`]s, ended by [`BodyPart::End`].
 ///
 /// An interim response (100 Continue, 103 Early Hints) is a `ReplyHead` alone, with
-/// `length: BodyLength::Fixed(0)` and no `End`; the final response follows. After a 101 the
+/// `length: BodyLength::Fixed(0)` and no `End`; the final response follows. An HTTP/1.0
+/// request gets none ([`Misuse::InterimToHttp10`](super::Misuse::InterimToHttp10)). After a 101 the
 /// connection carries no more HTTP/1.1.
 ///
 /// ```
@@ -106,9 +107,10 @@ pub struct ServerCodec {
     versions: Versions,
 }
 
-/// Which of the requests decoded and not yet answered are HTTP/1.0, which must not get a
-/// chunked answer: a ring of bits indexed by request number, read while the answers are
-/// at most 64 requests behind (further behind, the bit is overwritten and nothing is checked).
+/// Which of the requests decoded and not yet answered are HTTP/1.0, which must get neither
+/// a chunked nor an interim answer: a ring of bits indexed by request number, read while the
+/// answers are at most 64 requests behind (further behind, the bit is overwritten and nothing
+/// is checked).
 #[derive(Clone, Copy, Debug, Default)]
 struct Versions {
     http10: u64,
@@ -208,9 +210,13 @@ impl tokio_util::codec::Encoder<ReplyHead<'_>> for ServerCodec {
     fn encode(&mut self, head: ReplyHead<'_>, dst: &mut BytesMut) -> Result<(), CodecError> {
         self.outgoing.check_head()?;
         let is_final = !(100..=199).contains(&head.status) || head.status == 101;
-        let to_http10 = is_final && self.versions.answering_http10();
-        if head.length == BodyLength::Chunked && to_http10 {
-            return Err(Misuse::ChunkedToHttp10.into());
+        if self.versions.answering_http10() {
+            if !is_final {
+                return Err(Misuse::InterimToHttp10.into());
+            }
+            if head.length == BodyLength::Chunked {
+                return Err(Misuse::ChunkedToHttp10.into());
+            }
         }
         // 1xx and 204 have no content and no Content-Length (RFC 9110 8.6): `Fixed(0)` writes
         // none, and the writer refuses a length where the status allows no content.
