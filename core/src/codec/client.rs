@@ -149,11 +149,6 @@ pub struct ClientCodec {
     reader: Reader,
     outgoing: Outgoing,
     pending: Pending,
-    /// The head being decoded is the first of a response: the decoder is told its request's
-    /// method first.
-    head_next: bool,
-    /// The current response is interim: its end is not a frame.
-    interim: bool,
 }
 
 impl ClientCodec {
@@ -168,8 +163,6 @@ impl ClientCodec {
                 front: 0,
                 len: 0,
             },
-            head_next: true,
-            interim: false,
         }
     }
 
@@ -184,10 +177,10 @@ impl ClientCodec {
         next: fn(&mut Reader, &mut BytesMut) -> Result<Taken, CodecError>,
     ) -> Result<Option<ResponseFrame>, CodecError> {
         loop {
-            if self.head_next {
-                let method = method_of(self.pending.front());
-                self.reader.decoder.set_request_method(method);
-            }
+            // The request answered changes only when a final response ends, so telling the
+            // decoder on every call tells it before each head without a flag to keep.
+            let method = method_of(self.pending.front());
+            self.reader.decoder.set_request_method(method);
             let taken = next(&mut self.reader, src)?;
             let decoder = &self.reader.decoder;
             let response = || decoder.response().expect("a response decoder");
@@ -197,9 +190,7 @@ impl ClientCodec {
                         bytes,
                         parsed: response().clone(),
                     };
-                    self.interim = head.parsed.is_interim();
-                    self.head_next = false;
-                    match self.interim {
+                    match head.parsed.is_interim() {
                         true => ResponseFrame::Interim(head),
                         false => ResponseFrame::Head(head),
                     }
@@ -207,12 +198,12 @@ impl ClientCodec {
                 Taken::Body(data) => ResponseFrame::Body(data),
                 Taken::Trailers(bytes) => ResponseFrame::Trailers(self.reader.section(bytes)),
                 Taken::End => {
-                    self.head_next = true;
-                    if std::mem::take(&mut self.interim) {
+                    let res = response();
+                    // An interim response's end is not a frame; the final one follows.
+                    if res.is_interim() {
                         continue;
                     }
                     self.pending.pop();
-                    let res = response();
                     if res.switches_protocols() {
                         self.outgoing = Outgoing::Done;
                     }
