@@ -209,9 +209,8 @@ impl tokio_util::codec::Encoder<ReplyHead<'_>> for ServerCodec {
 
     fn encode(&mut self, head: ReplyHead<'_>, dst: &mut BytesMut) -> Result<(), CodecError> {
         self.outgoing.check_head()?;
-        let is_final = !(100..=199).contains(&head.status) || head.status == 101;
         if self.versions.answering_http10() {
-            if !is_final {
+            if matches!(head.status, 100..=199) && head.status != 101 {
                 return Err(Misuse::InterimToHttp10.into());
             }
             if head.length == BodyLength::Chunked {
@@ -231,25 +230,18 @@ impl tokio_util::codec::Encoder<ReplyHead<'_>> for ServerCodec {
         append(dst, |dst| {
             write_head(dst, head.status, head.headers, declared)
         })?;
-        self.after_head(&head, content);
-        if is_final {
-            self.versions.answered();
-        }
-        Ok(())
-    }
-}
-
-impl ServerCodec {
-    fn after_head(&mut self, head: &ReplyHead<'_>, content: Content) {
         self.outgoing = match head.status {
             101 => Outgoing::Done,
-            // An interim response is complete in itself; the final one follows.
-            100..=199 => Outgoing::Idle,
+            // An interim response is complete in itself (the codec stays idle); the final one
+            // follows, and answers the request.
+            100..=199 => return Ok(()),
             _ => {
                 let has_body = content == Content::Allowed && !head.head_only;
                 Outgoing::after_head(has_body, head.length)
             }
         };
+        self.versions.answered();
+        Ok(())
     }
 }
 
