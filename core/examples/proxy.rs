@@ -253,8 +253,12 @@ async fn relay_head(
         Framing::Length(n) => BodyLength::Fixed(n),
         Framing::Chunked | Framing::UntilClose if answer.http10 => BodyLength::UntilClose,
         Framing::Chunked | Framing::UntilClose => BodyLength::Chunked,
-        // No body: a response to HEAD or a 304 still announces the length it would have.
-        _ => BodyLength::Fixed(res.content_length().unwrap_or(0)),
+        // No body: a response to HEAD or a 304 announces the length it would have, if it has
+        // one (`UntilClose` writes no framing field, and a message without a body ends anyway).
+        Framing::NoBody => match res.content_length() {
+            Some(n) => BodyLength::Fixed(n),
+            None => BodyLength::UntilClose,
+        },
     };
     let fields = end_to_end(head.bytes(), res.fields());
     let reply = ReplyHead {
@@ -264,7 +268,7 @@ async fn relay_head(
         head_only: answer.head_only,
     };
     answer.started = true;
-    answer.until_close = length == BodyLength::UntilClose && !answer.head_only;
+    answer.until_close = length == BodyLength::UntilClose && res.framing() != Framing::NoBody;
     down.feed(reply).await
 }
 

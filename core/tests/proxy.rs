@@ -107,6 +107,22 @@ fn an_http_1_0_client_gets_no_chunked_body_and_no_interim_answer() {
     });
 }
 
+/// An answer to HEAD whose GET would be chunked has no length to announce: the proxy does
+/// not make one up.
+#[test]
+fn a_head_answer_without_a_length_gets_none() {
+    run(|| async {
+        let request = b"HEAD /chunked HTTP/1.1\r\nHost: origin\r\nConnection: close\r\n\r\n";
+        let text = raw(proxied().await, request).await;
+        assert!(text.starts_with("HTTP/1.1 200 OK\r\n"), "{text}");
+        assert!(
+            !text.to_ascii_lowercase().contains("content-length"),
+            "{text}"
+        );
+        assert!(text.ends_with("\r\n\r\n"), "{text}");
+    });
+}
+
 /// A transfer coding the proxy cannot write again is not forwarded with its coding dropped.
 #[test]
 fn codings_other_than_chunked_are_refused() {
