@@ -276,6 +276,20 @@ mod encode {
             text.contains("chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\nHTTP/1.1 200 OK\r\n\r\ntail"),
             "{text}"
         );
+        // Without a body (HEAD), until close only leaves out the framing field.
+        let mut codec = ServerCodec::new(Limits::DEFAULT);
+        let mut out = BytesMut::new();
+        codec
+            .encode(head(BodyLength::UntilClose, true), &mut out)
+            .unwrap();
+        codec.encode(BodyPart::End, &mut out).unwrap();
+        codec
+            .encode(head(BodyLength::Fixed(0), false), &mut out)
+            .unwrap();
+        assert_eq!(
+            &out[..],
+            b"HTTP/1.1 200 OK\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"
+        );
     }
 
     /// An HTTP/1.0 client cannot read chunked: its answer must not be, even pipelined behind

@@ -242,7 +242,8 @@ pub enum BodyLength {
     /// [`BodyPart::Trailers`] may follow. Refused in the answer to an HTTP/1.0 request.
     Chunked,
     /// Responses only: no framing field; the body ends when the server closes the connection,
-    /// so [`BodyPart::End`] ends the connection's HTTP as well.
+    /// so [`BodyPart::End`] ends the connection's HTTP as well. In an answer without a body
+    /// (to HEAD, 304) it only leaves out the framing field, and the connection goes on.
     UntilClose,
 }
 
