@@ -8,10 +8,10 @@
 //! Each client connection gets its own upstream connection, opened when its first request
 //! arrives and again after the upstream closes one. Requests are forwarded one at a time in
 //! the order they arrive (pipelined requests wait in the read buffer); interim answers
-//! (`100 Continue`, `103 Early Hints`) are forwarded as they come. Hop-by-hop fields (RFC 9110
-//! 7.6.1: Connection, the fields it names, Keep-Alive, TE, Transfer-Encoding, Upgrade,
-//! Proxy-Connection) are dropped both ways by `httpspan::end_to_end_fields`; the codecs write
-//! the framing again. A body the upstream ends by closing is re-framed as chunked (for an
+//! (`100 Continue`, `103 Early Hints`) are forwarded as they come, except to an HTTP/1.0
+//! client, which has none. Hop-by-hop fields (RFC 9110 7.6.1: Connection, the fields it
+//! names, Keep-Alive, TE, Transfer-Encoding, Upgrade, Proxy-Connection) are dropped both ways
+//! by `httpspan::end_to_end_fields`; the codecs write the framing again. A body the upstream ends by closing is re-framed as chunked (for an
 //! HTTP/1.0 client, which cannot read chunked, a chunked or close-delimited body ends by
 //! closing the connection, without its trailer fields). Upgrades and CONNECT are answered 501,
 //! and so are requests with a transfer coding other than chunked, which the proxy would drop;
@@ -190,7 +190,8 @@ async fn forward(
 struct Answered {
     /// The request was HEAD: the answer announces a length and has no body.
     head_only: bool,
-    /// The client speaks HTTP/1.0, which cannot read chunked (RFC 9112 6.1).
+    /// The client speaks HTTP/1.0, which cannot read chunked (RFC 9112 6.1) and has no
+    /// interim answers (RFC 9110 15.2).
     http10: bool,
     /// The final head has been sent to the client.
     started: bool,
@@ -252,8 +253,12 @@ async fn relay_head(
         Framing::Length(n) => BodyLength::Fixed(n),
         Framing::Chunked | Framing::UntilClose if answer.http10 => BodyLength::UntilClose,
         Framing::Chunked | Framing::UntilClose => BodyLength::Chunked,
-        // No body: a response to HEAD or a 304 still announces the length it would have.
-        _ => BodyLength::Fixed(res.content_length().unwrap_or(0)),
+        // No body: a response to HEAD or a 304 announces the length it would have, if it has
+        // one (`UntilClose` writes no framing field, and a message without a body ends anyway).
+        Framing::NoBody => match res.content_length() {
+            Some(n) => BodyLength::Fixed(n),
+            None => BodyLength::UntilClose,
+        },
     };
     let fields = end_to_end(head.bytes(), res.fields());
     let reply = ReplyHead {
@@ -263,7 +268,7 @@ async fn relay_head(
         head_only: answer.head_only,
     };
     answer.started = true;
-    answer.until_close = length == BodyLength::UntilClose && !answer.head_only;
+    answer.until_close = length == BodyLength::UntilClose && res.framing() != Framing::NoBody;
     down.feed(reply).await
 }
 
@@ -278,6 +283,8 @@ async fn relay_answer(
             return Err(CodecError::Incomplete);
         };
         match frame {
+            // HTTP/1.0 has no interim answers (RFC 9110 15.2): its client gets the final one.
+            ResponseFrame::Interim(_) if !answer.started && answer.http10 => {}
             ResponseFrame::Interim(head) if !answer.started => relay_interim(down, &head).await?,
             ResponseFrame::Head(head) if !answer.started => {
                 relay_head(down, &head, answer).await?;

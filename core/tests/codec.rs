@@ -276,6 +276,20 @@ mod encode {
             text.contains("chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\nHTTP/1.1 200 OK\r\n\r\ntail"),
             "{text}"
         );
+        // Without a body (HEAD), until close only leaves out the framing field.
+        let mut codec = ServerCodec::new(Limits::DEFAULT);
+        let mut out = BytesMut::new();
+        codec
+            .encode(head(BodyLength::UntilClose, true), &mut out)
+            .unwrap();
+        codec.encode(BodyPart::End, &mut out).unwrap();
+        codec
+            .encode(head(BodyLength::Fixed(0), false), &mut out)
+            .unwrap();
+        assert_eq!(
+            &out[..],
+            b"HTTP/1.1 200 OK\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"
+        );
     }
 
     /// An HTTP/1.0 client cannot read chunked: its answer must not be, even pipelined behind
@@ -319,6 +333,45 @@ mod encode {
             ..chunked
         };
         codec.encode(until_close, &mut out).unwrap();
+    }
+
+    /// HTTP/1.0 has no 1xx answers (RFC 9110 15.2): none, whole or streamed, goes to an
+    /// HTTP/1.0 request, and nothing is written; the final answer still goes.
+    #[test]
+    fn no_interim_answer_to_http_1_0() {
+        use tokio_util::codec::Decoder;
+        let mut codec = ServerCodec::new(Limits::DEFAULT);
+        let mut input = BytesMut::from(&b"GET / HTTP/1.0\r\n\r\n"[..]);
+        while codec.decode(&mut input).unwrap().is_some() {}
+        let mut out = BytesMut::new();
+        let hints = ReplyHead {
+            status: 103,
+            headers: &[(b"Link", b"</a.css>; rel=preload")],
+            length: BodyLength::Fixed(0),
+            head_only: false,
+        };
+        assert!(matches!(
+            codec.encode(hints, &mut out),
+            Err(CodecError::Misuse(Misuse::InterimToHttp10))
+        ));
+        let proceed = Reply {
+            status: 100,
+            headers: &[],
+            body: b"",
+            head_only: false,
+        };
+        assert!(matches!(
+            codec.encode(proceed, &mut out),
+            Err(CodecError::Misuse(Misuse::InterimToHttp10))
+        ));
+        assert!(out.is_empty());
+        let ok = Reply {
+            status: 200,
+            body: b"ok",
+            ..proceed
+        };
+        codec.encode(ok, &mut out).unwrap();
+        assert!(out.starts_with(b"HTTP/1.1 200 OK\r\n"));
     }
 
     #[test]

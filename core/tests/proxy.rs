@@ -87,20 +87,39 @@ async fn raw(addr: SocketAddr, wire: &'static [u8]) -> String {
     String::from_utf8_lossy(&got.await.unwrap()).into_owned()
 }
 
+/// HTTP/1.0 has neither chunked bodies (RFC 9112 6.1) nor 1xx answers (RFC 9110 15.2): a
+/// chunked body ends by closing instead, and the upstream's 103 stops at the proxy.
 #[test]
-fn an_http_1_0_client_gets_no_chunked_body() {
+fn an_http_1_0_client_gets_no_chunked_body_and_no_interim_answer() {
     run(|| async {
-        let text = raw(
-            proxied().await,
-            b"GET /chunked HTTP/1.0\r\nHost: origin\r\n\r\n",
-        )
-        .await;
+        let addr = proxied().await;
+        let text = raw(addr, b"GET /chunked HTTP/1.0\r\nHost: origin\r\n\r\n").await;
         assert!(text.starts_with("HTTP/1.1 200 OK\r\n"), "{text}");
         assert!(
             !text.to_ascii_lowercase().contains("transfer-encoding"),
             "{text}"
         );
         assert!(text.ends_with("\r\n\r\none two three"), "{text}");
+        let text = raw(addr, b"GET /hints HTTP/1.0\r\nHost: origin\r\n\r\n").await;
+        assert!(text.starts_with("HTTP/1.1 200 OK\r\n"), "{text}");
+        assert!(!text.contains("103"), "{text}");
+        assert!(text.ends_with("\r\n\r\nhinted"), "{text}");
+    });
+}
+
+/// An answer to HEAD whose GET would be chunked has no length to announce: the proxy does
+/// not make one up.
+#[test]
+fn a_head_answer_without_a_length_gets_none() {
+    run(|| async {
+        let request = b"HEAD /chunked HTTP/1.1\r\nHost: origin\r\nConnection: close\r\n\r\n";
+        let text = raw(proxied().await, request).await;
+        assert!(text.starts_with("HTTP/1.1 200 OK\r\n"), "{text}");
+        assert!(
+            !text.to_ascii_lowercase().contains("content-length"),
+            "{text}"
+        );
+        assert!(text.ends_with("\r\n\r\n"), "{text}");
     });
 }
 

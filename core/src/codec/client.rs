@@ -5,6 +5,7 @@ use bytes::{Bytes, BytesMut};
 use super::encode::{append, Declared, Outgoing};
 use super::read::{Reader, Taken};
 use super::{BodyLength, BodyPart, CodecError, Misuse, ResponseHead, TrailerSection};
+use crate::framing::Answering;
 use crate::limits::Limits;
 use crate::stream::MessageKind;
 use crate::writer::{RequestWriter, WriteError};
@@ -64,30 +65,12 @@ pub struct CallHead<'a> {
     pub length: BodyLength,
 }
 
-/// What a request's method changes in the framing of its response (RFC 9112 6.3).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-enum Answering {
-    #[default]
-    Other,
-    Head,
-    Connect,
-}
-
-impl Answering {
-    fn of(method: &[u8]) -> Answering {
-        match method {
-            b"HEAD" => Answering::Head,
-            b"CONNECT" => Answering::Connect,
-            _ => Answering::Other,
-        }
-    }
-
-    fn method(self) -> &'static [u8] {
-        match self {
-            Answering::Other => b"GET",
-            Answering::Head => b"HEAD",
-            Answering::Connect => b"CONNECT",
-        }
+/// A method that frames the response to it as `answering` does, for the stream decoder.
+fn method_of(answering: Answering) -> &'static [u8] {
+    match answering {
+        Answering::Other => b"GET",
+        Answering::Head => b"HEAD",
+        Answering::Connect => b"CONNECT",
     }
 }
 
@@ -166,11 +149,6 @@ pub struct ClientCodec {
     reader: Reader,
     outgoing: Outgoing,
     pending: Pending,
-    /// The head being decoded is the first of a response: the decoder is told its request's
-    /// method first.
-    head_next: bool,
-    /// The current response is interim: its end is not a frame.
-    interim: bool,
 }
 
 impl ClientCodec {
@@ -185,8 +163,6 @@ impl ClientCodec {
                 front: 0,
                 len: 0,
             },
-            head_next: true,
-            interim: false,
         }
     }
 
@@ -201,10 +177,10 @@ impl ClientCodec {
         next: fn(&mut Reader, &mut BytesMut) -> Result<Taken, CodecError>,
     ) -> Result<Option<ResponseFrame>, CodecError> {
         loop {
-            if self.head_next {
-                let method = self.pending.front().method();
-                self.reader.decoder.set_request_method(method);
-            }
+            // The request answered changes only when a final response ends, so telling the
+            // decoder on every call tells it before each head without a flag to keep.
+            let method = method_of(self.pending.front());
+            self.reader.decoder.set_request_method(method);
             let taken = next(&mut self.reader, src)?;
             let decoder = &self.reader.decoder;
             let response = || decoder.response().expect("a response decoder");
@@ -214,9 +190,7 @@ impl ClientCodec {
                         bytes,
                         parsed: response().clone(),
                     };
-                    self.interim = head.parsed.is_interim();
-                    self.head_next = false;
-                    match self.interim {
+                    match head.parsed.is_interim() {
                         true => ResponseFrame::Interim(head),
                         false => ResponseFrame::Head(head),
                     }
@@ -224,12 +198,12 @@ impl ClientCodec {
                 Taken::Body(data) => ResponseFrame::Body(data),
                 Taken::Trailers(bytes) => ResponseFrame::Trailers(self.reader.section(bytes)),
                 Taken::End => {
-                    self.head_next = true;
-                    if std::mem::take(&mut self.interim) {
+                    let res = response();
+                    // An interim response's end is not a frame; the final one follows.
+                    if res.is_interim() {
                         continue;
                     }
                     self.pending.pop();
-                    let res = response();
                     if res.switches_protocols() {
                         self.outgoing = Outgoing::Done;
                     }
@@ -274,17 +248,16 @@ fn defines_content(method: &[u8]) -> bool {
 impl tokio_util::codec::Encoder<Call<'_>> for ClientCodec {
     type Error = CodecError;
 
+    /// A streamed request whose body is `call.body` with its Content-Length.
     fn encode(&mut self, call: Call<'_>, dst: &mut BytesMut) -> Result<(), CodecError> {
-        let answering = self.before_request(call.method)?;
-        let declared = match call.body.is_empty() && !defines_content(call.method) {
-            true => Declared::Nothing,
-            false => Declared::Length(call.body.len() as u64),
+        let head = CallHead {
+            method: call.method,
+            target: call.target,
+            headers: call.headers,
+            length: BodyLength::Fixed(call.body.len() as u64),
         };
-        append(dst, |dst| {
-            write_head(dst, call.method, call.target, call.headers, declared)
-        })?;
-        dst.extend_from_slice(call.body);
-        self.pending.push(answering);
+        self.encode(head, dst)?;
+        self.outgoing.finish_whole(call.body, dst);
         Ok(())
     }
 }

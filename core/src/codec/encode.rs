@@ -59,6 +59,18 @@ impl Outgoing {
         }
     }
 
+    /// Writes the body of a whole message, after the head that declared its length: the bytes
+    /// where the head allows a body, then the end. After an interim head (or one that ends
+    /// HTTP) there is nothing to end.
+    pub(super) fn finish_whole(&mut self, body: &[u8], dst: &mut BytesMut) {
+        match *self {
+            Outgoing::Length(_) => dst.extend_from_slice(body),
+            Outgoing::NoBody => {}
+            _ => return,
+        }
+        *self = Outgoing::Idle;
+    }
+
     /// Refuses a head unless the previous message is complete.
     pub(super) fn check_head(self) -> Result<(), Misuse> {
         match self {

@@ -242,7 +242,8 @@ pub enum BodyLength {
     /// [`BodyPart::Trailers`] may follow. Refused in the answer to an HTTP/1.0 request.
     Chunked,
     /// Responses only: no framing field; the body ends when the server closes the connection,
-    /// so [`BodyPart::End`] ends the connection's HTTP as well.
+    /// so [`BodyPart::End`] ends the connection's HTTP as well. In an answer without a body
+    /// (to HEAD, 304) it only leaves out the framing field, and the connection goes on.
     UntilClose,
 }
 
@@ -296,6 +297,9 @@ pub enum Misuse {
     /// [`BodyLength::Chunked`] in the answer to an HTTP/1.0 request, which cannot read it
     /// (RFC 9112 6.1): answer with a Content-Length or [`BodyLength::UntilClose`].
     ChunkedToHttp10,
+    /// An interim (1xx) answer other than 101 to an HTTP/1.0 request, which has none
+    /// (RFC 9110 15.2): send only the final answer.
+    InterimToHttp10,
     /// More pipelined requests without their response than the codec remembers
     /// ([`MAX_PIPELINED`]).
     TooManyPipelined,
@@ -331,6 +335,9 @@ impl fmt::Display for Misuse {
             }
             Misuse::ChunkedToHttp10 => {
                 f.write_str("a chunked answer to an HTTP/1.0 request (RFC 9112 6.1)")
+            }
+            Misuse::InterimToHttp10 => {
+                f.write_str("an interim answer to an HTTP/1.0 request (RFC 9110 15.2)")
             }
             Misuse::TooManyPipelined => write!(
                 f,

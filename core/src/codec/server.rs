@@ -48,7 +48,8 @@ pub struct Reply<'a> {
 /// [`BodyPart`]s, ended by [`BodyPart::End`].
 ///
 /// An interim response (100 Continue, 103 Early Hints) is a `ReplyHead` alone, with
-/// `length: BodyLength::Fixed(0)` and no `End`; the final response follows. After a 101 the
+/// `length: BodyLength::Fixed(0)` and no `End`; the final response follows. An HTTP/1.0
+/// request gets none ([`Misuse::InterimToHttp10`](super::Misuse::InterimToHttp10)). After a 101 the
 /// connection carries no more HTTP/1.1.
 ///
 /// ```
@@ -106,9 +107,10 @@ pub struct ServerCodec {
     versions: Versions,
 }
 
-/// Which of the requests decoded and not yet answered are HTTP/1.0, which must not get a
-/// chunked answer: a ring of bits indexed by request number, read while the answers are
-/// at most 64 requests behind (further behind, the bit is overwritten and nothing is checked).
+/// Which of the requests decoded and not yet answered are HTTP/1.0, which must get neither
+/// a chunked nor an interim answer: a ring of bits indexed by request number, read while the
+/// answers are at most 64 requests behind (further behind, the bit is overwritten and nothing
+/// is checked).
 #[derive(Clone, Copy, Debug, Default)]
 struct Versions {
     http10: u64,
@@ -187,27 +189,17 @@ impl tokio_util::codec::Decoder for ServerCodec {
 impl tokio_util::codec::Encoder<Reply<'_>> for ServerCodec {
     type Error = CodecError;
 
+    /// A streamed reply whose body is `reply.body` with its Content-Length: the same framing
+    /// rules, and for 1xx, 204, 304 and `head_only` the length without the bytes.
     fn encode(&mut self, reply: Reply<'_>, dst: &mut BytesMut) -> Result<(), CodecError> {
-        self.outgoing.check_head()?;
-        // 1xx and 204 have no content and no Content-Length (RFC 9110 8.6); an empty body is
-        // written as none, and the writer refuses a body where the status allows none.
-        let no_content = framing::response_content(reply.status) == Content::None;
-        let declared = match no_content && reply.body.is_empty() {
-            true => Declared::Nothing,
-            false => Declared::Length(reply.body.len() as u64),
+        let head = ReplyHead {
+            status: reply.status,
+            headers: reply.headers,
+            length: BodyLength::Fixed(reply.body.len() as u64),
+            head_only: reply.head_only,
         };
-        append(dst, |dst| {
-            write_head(dst, reply.status, reply.headers, declared)
-        })?;
-        // 304 announces the length of content it does not send, like a response to HEAD.
-        if !reply.head_only && reply.status != 304 {
-            dst.extend_from_slice(reply.body);
-        }
-        match reply.status {
-            101 => self.outgoing = Outgoing::Done,
-            100..=199 => {}
-            _ => self.versions.answered(),
-        }
+        self.encode(head, dst)?;
+        self.outgoing.finish_whole(reply.body, dst);
         Ok(())
     }
 }
@@ -217,11 +209,16 @@ impl tokio_util::codec::Encoder<ReplyHead<'_>> for ServerCodec {
 
     fn encode(&mut self, head: ReplyHead<'_>, dst: &mut BytesMut) -> Result<(), CodecError> {
         self.outgoing.check_head()?;
-        let is_final = !(100..=199).contains(&head.status) || head.status == 101;
-        let to_http10 = is_final && self.versions.answering_http10();
-        if head.length == BodyLength::Chunked && to_http10 {
-            return Err(Misuse::ChunkedToHttp10.into());
+        if self.versions.answering_http10() {
+            if matches!(head.status, 100..=199) && head.status != 101 {
+                return Err(Misuse::InterimToHttp10.into());
+            }
+            if head.length == BodyLength::Chunked {
+                return Err(Misuse::ChunkedToHttp10.into());
+            }
         }
+        // 1xx and 204 have no content and no Content-Length (RFC 9110 8.6): `Fixed(0)` writes
+        // none, and the writer refuses a length where the status allows no content.
         let content = framing::response_content(head.status);
         let declared = match (content, head.length) {
             (Content::None, BodyLength::Fixed(0)) | (_, BodyLength::UntilClose) => {
@@ -233,25 +230,18 @@ impl tokio_util::codec::Encoder<ReplyHead<'_>> for ServerCodec {
         append(dst, |dst| {
             write_head(dst, head.status, head.headers, declared)
         })?;
-        self.after_head(&head, content);
-        if is_final {
-            self.versions.answered();
-        }
-        Ok(())
-    }
-}
-
-impl ServerCodec {
-    fn after_head(&mut self, head: &ReplyHead<'_>, content: Content) {
         self.outgoing = match head.status {
             101 => Outgoing::Done,
-            // An interim response is complete in itself; the final one follows.
-            100..=199 => Outgoing::Idle,
+            // An interim response is complete in itself (the codec stays idle); the final one
+            // follows, and answers the request.
+            100..=199 => return Ok(()),
             _ => {
                 let has_body = content == Content::Allowed && !head.head_only;
                 Outgoing::after_head(has_body, head.length)
             }
         };
+        self.versions.answered();
+        Ok(())
     }
 }
 

@@ -1,7 +1,7 @@
 //! An origin server for the client and proxy tests, on `ServerCodec`'s streamed encoder:
 //!
 //! - `GET|HEAD /cl`: `hello`, with a Content-Length;
-//! - `GET /chunked`: `one two three` in three chunks, then the trailer `Checksum: 3`;
+//! - `GET|HEAD /chunked`: `one two three` in three chunks, then the trailer `Checksum: 3`;
 //! - `GET /close`: `until close`, delimited by closing the connection;
 //! - `GET /hints`: `103 Early Hints` with a Link field, then `hinted`;
 //! - `GET /headers`: the request's field names, lower-case, one a line;
@@ -37,7 +37,8 @@ pub async fn start() -> std::net::SocketAddr {
 
 enum Route {
     Fixed(u16, &'static [u8], bool),
-    Chunked,
+    /// Whether the request was HEAD: the head only, chunked without a length.
+    Chunked(bool),
     Close,
     Hints,
     Gzip,
@@ -50,7 +51,7 @@ fn route(head: &RequestHead) -> Route {
     let method = head.bytes_of(req.method());
     match (method, head.bytes_of(req.target())) {
         (b"GET" | b"HEAD", b"/cl") => Route::Fixed(200, b"hello", method == b"HEAD"),
-        (b"GET", b"/chunked") => Route::Chunked,
+        (b"GET" | b"HEAD", b"/chunked") => Route::Chunked(method == b"HEAD"),
         (b"GET", b"/close") => Route::Close,
         (b"GET", b"/hints") => Route::Hints,
         (b"GET", b"/gzip") => Route::Gzip,
@@ -135,18 +136,22 @@ async fn answer(
         body,
         head_only,
     };
-    let streamed = |length| ReplyHead {
+    let streamed = |length, head_only| ReplyHead {
         status: 200,
         headers: &[(b"Content-Type", b"text/plain")],
         length,
-        head_only: false,
+        head_only,
     };
     match route {
         Route::Fixed(status, body, head_only) => conn.send(whole(status, body, head_only)).await?,
         Route::Headers(names) => conn.send(whole(200, &names, false)).await?,
         Route::Echo => conn.send(BodyPart::End).await?,
-        Route::Chunked => {
-            conn.feed(streamed(BodyLength::Chunked)).await?;
+        Route::Chunked(true) => {
+            conn.feed(streamed(BodyLength::Chunked, true)).await?;
+            conn.send(BodyPart::End).await?;
+        }
+        Route::Chunked(false) => {
+            conn.feed(streamed(BodyLength::Chunked, false)).await?;
             for piece in [&b"one "[..], b"two ", b"three"] {
                 // Each chunk its own write, so that the reader sees them arrive apart.
                 conn.send(BodyPart::Data(piece)).await?;
@@ -156,7 +161,7 @@ async fn answer(
             conn.send(BodyPart::End).await?;
         }
         Route::Close => {
-            conn.feed(streamed(BodyLength::UntilClose)).await?;
+            conn.feed(streamed(BodyLength::UntilClose, false)).await?;
             conn.send(BodyPart::Data(b"until ")).await?;
             conn.send(BodyPart::Data(b"close")).await?;
             conn.send(BodyPart::End).await?;
