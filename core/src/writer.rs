@@ -300,7 +300,7 @@ pub fn write_empty_response_in<T: WriteTarget + ?Sized>(
     target: &mut T,
     status: u16,
 ) -> Result<usize, WriteError> {
-    let has_content = !matches!(status, 100..=199 | 204 | 304);
+    let has_content = framing::response_content(status) == Content::Allowed;
     if let Some(response) = empty_response(status).filter(|_| has_content) {
         return target.put_parts(0, &[response]);
     }
@@ -327,7 +327,7 @@ const EMPTY_RESPONSE_MAX: usize = 96;
 #[inline(never)]
 fn written_empty_response(buf: &mut [u8], status: u16) -> Result<usize, WriteError> {
     let mut res = ResponseWriter::new(buf, status)?;
-    if !matches!(status, 100..=199 | 204 | 304) {
+    if framing::response_content(status) == Content::Allowed {
         res.content_length(0)?;
     }
     res.finish()
