@@ -213,8 +213,7 @@ impl Digits {
 /// Returns the offset after them.
 #[inline]
 fn put(buf: &mut [u8], at: usize, parts: &[&[u8]]) -> Result<usize, WriteError> {
-    let n = parts.iter().fold(0usize, |n, p| n.saturating_add(p.len()));
-    let end = at.saturating_add(n);
+    let (_, end) = target::lengths(at, parts);
     let Some(dst) = buf.get_mut(at..end) else {
         return Err(WriteError::BufferTooSmall { needed: end });
     };
