@@ -366,6 +366,19 @@ fn checked_field(name: &[u8]) -> Option<KnownHeader> {
         .then_some(known)
 }
 
+/// Refuses a field line that no recipient reads back as written, in a head or a trailer
+/// section: a name that is not a token, or a value that is not a field value.
+#[inline]
+fn check_field_line(name: &[u8], value: &[u8]) -> Result<(), WriteError> {
+    if !is_token(name) {
+        return Err(WriteError::Invalid(ErrorKind::InvalidFieldName));
+    }
+    if !is_field_value(value) {
+        return Err(WriteError::Invalid(ErrorKind::InvalidFieldValue));
+    }
+    Ok(())
+}
+
 /// What the two writers share: the target, how much is written to it, and the framing facts of
 /// the fields written so far, which later calls are checked against by the parser's own rules.
 #[derive(Debug)]
@@ -415,12 +428,7 @@ impl HeadState {
     /// The framing facts once the field line `name: value` is written, or why it is refused.
     #[inline]
     fn with_header(&self, name: &[u8], value: &[u8]) -> Result<FramingFields, WriteError> {
-        if !is_token(name) {
-            return Err(WriteError::Invalid(ErrorKind::InvalidFieldName));
-        }
-        if !is_field_value(value) {
-            return Err(WriteError::Invalid(ErrorKind::InvalidFieldValue));
-        }
+        check_field_line(name, value)?;
         // The fields whose meaning a recipient checks while parsing are checked by the same
         // rules here, so that the head is read back as written.
         match checked_field(name) {

@@ -1,9 +1,7 @@
 //! Writing a chunked body (RFC 9112 7.1): chunks whole or as a size line before data the caller
 //! sends itself, and the end of the body with its trailer fields.
 
-use super::{Digits, WriteError, WriteTarget};
-use crate::error::ErrorKind;
-use crate::validate::{is_field_value, is_token};
+use super::{check_field_line, Digits, WriteError, WriteTarget};
 
 /// The last chunk with no trailer fields: what ends a chunked body. [`TrailerWriter`] writes
 /// the same bytes when no field is added.
@@ -232,12 +230,7 @@ impl<'a, T: WriteTarget + ?Sized> TrailerWriter<'a, T> {
     /// Content-Location). Other fields may repeat.
     #[inline]
     pub fn header(&mut self, name: &[u8], value: &[u8]) -> Result<&mut Self, WriteError> {
-        if !is_token(name) {
-            return Err(WriteError::Invalid(ErrorKind::InvalidFieldName));
-        }
-        if !is_field_value(value) {
-            return Err(WriteError::Invalid(ErrorKind::InvalidFieldValue));
-        }
+        check_field_line(name, value)?;
         if !allowed_in_trailers(name) {
             return Err(WriteError::NotInTrailers);
         }
