@@ -9,7 +9,7 @@ use crate::syntax::ConnectionOptions;
 /// The fields that describe one connection, not the message, whether or not a Connection field
 /// names them (RFC 9110 7.6.1): Connection itself, Proxy-Connection, Keep-Alive, TE,
 /// Transfer-Encoding and Upgrade.
-const HOP_BY_HOP: [&[u8]; 6] = [
+pub(crate) const HOP_BY_HOP: [&[u8]; 6] = [
     b"connection",
     b"proxy-connection",
     b"keep-alive",
