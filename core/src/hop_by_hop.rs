@@ -9,7 +9,7 @@ use crate::syntax::ConnectionOptions;
 /// The fields that describe one connection, not the message, whether or not a Connection field
 /// names them (RFC 9110 7.6.1): Connection itself, Proxy-Connection, Keep-Alive, TE,
 /// Transfer-Encoding and Upgrade.
-const HOP_BY_HOP: [&[u8]; 6] = [
+pub(crate) const HOP_BY_HOP: [&[u8]; 6] = [
     b"connection",
     b"proxy-connection",
     b"keep-alive",
@@ -120,11 +120,17 @@ pub fn end_to_end_trailers<'a>(
 ) -> EndToEndFields<'a> {
     // Only the stretch from the first Connection line to the last is searched for options, so
     // a head without one costs one pass here and no more.
-    let first = head.iter().position(|f| is_connection(f, head_buf));
-    let last = head.iter().rposition(|f| is_connection(f, head_buf));
-    let connection = match (first, last) {
-        (Some(first), Some(last)) => &head[first..=last],
-        _ => &[],
+    let connection = match head.iter().position(|f| is_connection(f, head_buf)) {
+        Some(first) => {
+            let from_first = &head[first..];
+            // The first line is one, so the search back stops there at the latest.
+            let last = from_first
+                .iter()
+                .rposition(|f| is_connection(f, head_buf))
+                .unwrap_or(0);
+            &from_first[..=last]
+        }
+        None => &[],
     };
     EndToEndFields {
         fields: trailers.iter(),

@@ -213,8 +213,7 @@ impl Digits {
 /// Returns the offset after them.
 #[inline]
 fn put(buf: &mut [u8], at: usize, parts: &[&[u8]]) -> Result<usize, WriteError> {
-    let n = parts.iter().fold(0usize, |n, p| n.saturating_add(p.len()));
-    let end = at.saturating_add(n);
+    let (_, end) = target::lengths(at, parts);
     let Some(dst) = buf.get_mut(at..end) else {
         return Err(WriteError::BufferTooSmall { needed: end });
     };
@@ -300,7 +299,7 @@ pub fn write_empty_response_in<T: WriteTarget + ?Sized>(
     target: &mut T,
     status: u16,
 ) -> Result<usize, WriteError> {
-    let has_content = !matches!(status, 100..=199 | 204 | 304);
+    let has_content = framing::response_content(status) == Content::Allowed;
     if let Some(response) = empty_response(status).filter(|_| has_content) {
         return target.put_parts(0, &[response]);
     }
@@ -327,7 +326,7 @@ const EMPTY_RESPONSE_MAX: usize = 96;
 #[inline(never)]
 fn written_empty_response(buf: &mut [u8], status: u16) -> Result<usize, WriteError> {
     let mut res = ResponseWriter::new(buf, status)?;
-    if !matches!(status, 100..=199 | 204 | 304) {
+    if framing::response_content(status) == Content::Allowed {
         res.content_length(0)?;
     }
     res.finish()
@@ -365,6 +364,19 @@ fn checked_field(name: &[u8]) -> Option<KnownHeader> {
     };
     name.eq_ignore_ascii_case(known.name().as_bytes())
         .then_some(known)
+}
+
+/// Refuses a field line that no recipient reads back as written, in a head or a trailer
+/// section: a name that is not a token, or a value that is not a field value.
+#[inline]
+fn check_field_line(name: &[u8], value: &[u8]) -> Result<(), WriteError> {
+    if !is_token(name) {
+        return Err(WriteError::Invalid(ErrorKind::InvalidFieldName));
+    }
+    if !is_field_value(value) {
+        return Err(WriteError::Invalid(ErrorKind::InvalidFieldValue));
+    }
+    Ok(())
 }
 
 /// What the two writers share: the target, how much is written to it, and the framing facts of
@@ -416,12 +428,7 @@ impl HeadState {
     /// The framing facts once the field line `name: value` is written, or why it is refused.
     #[inline]
     fn with_header(&self, name: &[u8], value: &[u8]) -> Result<FramingFields, WriteError> {
-        if !is_token(name) {
-            return Err(WriteError::Invalid(ErrorKind::InvalidFieldName));
-        }
-        if !is_field_value(value) {
-            return Err(WriteError::Invalid(ErrorKind::InvalidFieldValue));
-        }
+        check_field_line(name, value)?;
         // The fields whose meaning a recipient checks while parsing are checked by the same
         // rules here, so that the head is read back as written.
         match checked_field(name) {

@@ -1,10 +1,14 @@
 //! The hop-by-hop filter against a plain model of RFC 9110 7.6.1 on generated heads, and what it
 //! keeps written by the request writer and parsed back unchanged.
 
+#[path = "support/proptest_config.rs"]
+mod proptest_config;
+
 use httpspan::{end_to_end_fields, Request, RequestWriter, Status};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
+use proptest_config::config;
 
 /// Names the heads are made of: the hop-by-hop ones, end-to-end ones, and names that differ
 /// from them only in case or by a letter.
@@ -75,13 +79,7 @@ fn field() -> impl Strategy<Value = (String, String)> {
 }
 
 proptest! {
-    // Under Miri, a few cases run every line, and failures are printed, not saved to a file
-    // (Miri's isolation has no file system).
-    #![proptest_config(ProptestConfig {
-        cases: if cfg!(miri) { 3 } else { ProptestConfig::default().cases },
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(config(ProptestConfig::default().cases))]
 
     #[test]
     fn the_filter_keeps_what_the_model_keeps(fields in vec(field(), 0..12)) {

@@ -4,8 +4,11 @@
 //! Chunks written with `write_chunk` decode back to the same body.
 //! The check itself is in `support/writer_script.rs`, shared with fuzz targets.
 //!
-//! The number of cases per property is proptest's default (256), or `PROPTEST_CASES`.
+//! The number of cases per property is proptest's default (256), or `PROPTEST_CASES`; the
+//! trailer-field property runs 512.
 
+#[path = "support/proptest_config.rs"]
+mod proptest_config;
 #[path = "support/writer_script.rs"]
 mod writer_script;
 
@@ -18,6 +21,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::strategy::ValueTree;
+use proptest_config::config;
 use writer_script::{check, check_tampered, End, Op, Script, Start, MAX_BUF};
 
 const TCHAR: &[u8] =
@@ -136,13 +140,7 @@ fn script() -> impl Strategy<Value = Script> {
 }
 
 proptest! {
-    // Miri checks memory access, which a few cases exercise as well as many; failures are
-    // printed, not saved to a file (Miri's isolation has no file system).
-    #![proptest_config(ProptestConfig {
-        cases: if cfg!(miri) { 3 } else { ProptestConfig::default().cases },
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(config(ProptestConfig::default().cases))]
 
     #[test]
     fn what_the_writers_write_is_parsed_back(script in script()) {
@@ -256,13 +254,7 @@ fn trailer_field() -> impl Strategy<Value = (Vec<u8>, Vec<u8>)> {
 }
 
 proptest! {
-    // Miri checks memory access, which a few cases exercise as well as many; failures are
-    // printed, not saved to a file (Miri's isolation has no file system).
-    #![proptest_config(ProptestConfig {
-        cases: if cfg!(miri) { 3 } else { ProptestConfig::default().cases },
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(config(ProptestConfig::default().cases))]
 
     /// Chunks written with `write_chunk` (empty ones write nothing) or `write_chunk_header`,
     /// and trailer fields written by `TrailerWriter`, decode to the same body and fields,
@@ -338,11 +330,7 @@ fn trailer_field_checked(name: &[u8], value: &[u8]) -> Result<(), TestCaseError>
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: if cfg!(miri) { 3 } else { 512 },
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(config(512))]
 
     #[test]
     fn trailer_fields_come_back_or_are_refused_for_a_reason(name in name(), value in value()) {

@@ -1,9 +1,8 @@
 //! Writing a chunked body (RFC 9112 7.1): chunks whole or as a size line before data the caller
 //! sends itself, and the end of the body with its trailer fields.
 
-use super::{Digits, WriteError, WriteTarget};
-use crate::error::ErrorKind;
-use crate::validate::{is_field_value, is_token};
+use super::{check_field_line, Digits, WriteError, WriteTarget};
+use crate::hop_by_hop::is_hop_by_hop;
 
 /// The last chunk with no trailer fields: what ends a chunked body. [`TrailerWriter`] writes
 /// the same bytes when no field is added.
@@ -105,20 +104,16 @@ pub fn write_chunk_header_in<T: WriteTarget + ?Sized>(
 /// data.
 pub const CHUNK_END: &[u8] = b"\r\n";
 
-/// Fields a sender must not put in a trailer section, compared case-insensitively: those whose
-/// meaning is needed before the content (RFC 9110 6.5.1): message framing, connection control
-/// and routing, request modifiers, authentication, response controls and the content's format.
-/// A recipient would ignore them at best; at worst a proxy merges them into the head.
+/// Fields a sender must not put in a trailer section, compared case-insensitively, besides the
+/// hop-by-hop fields ([`is_hop_by_hop`]: Connection, Proxy-Connection, Keep-Alive, TE,
+/// Transfer-Encoding, Upgrade): those whose meaning is needed before the content (RFC 9110
+/// 6.5.1): message framing, routing, request modifiers, authentication, response controls and
+/// the content's format. A recipient would ignore them at best; at worst a proxy merges them
+/// into the head.
 const NOT_IN_TRAILERS: &[&str] = &[
-    // Framing and connection control (RFC 9112 6, 7; RFC 9110 7.6).
+    // Framing (RFC 9112 6; RFC 9110 6.6.2).
     "Content-Length",
-    "Transfer-Encoding",
     "Trailer",
-    "TE",
-    "Connection",
-    "Keep-Alive",
-    "Proxy-Connection",
-    "Upgrade",
     // Routing and request modifiers (RFC 9110 7.2, 7.6.2, 10.1, 13, 14.2).
     "Host",
     "Max-Forwards",
@@ -160,9 +155,10 @@ const NOT_IN_TRAILERS: &[&str] = &[
 /// assert!(!httpspan::allowed_in_trailers(b"content-length"));
 /// ```
 pub fn allowed_in_trailers(name: &[u8]) -> bool {
-    !NOT_IN_TRAILERS
-        .iter()
-        .any(|n| name.eq_ignore_ascii_case(n.as_bytes()))
+    !is_hop_by_hop(name)
+        && !NOT_IN_TRAILERS
+            .iter()
+            .any(|n| name.eq_ignore_ascii_case(n.as_bytes()))
 }
 
 /// Writes the end of a chunked body into a buffer you provide (or any [`WriteTarget`]): the
@@ -232,12 +228,7 @@ impl<'a, T: WriteTarget + ?Sized> TrailerWriter<'a, T> {
     /// Content-Location). Other fields may repeat.
     #[inline]
     pub fn header(&mut self, name: &[u8], value: &[u8]) -> Result<&mut Self, WriteError> {
-        if !is_token(name) {
-            return Err(WriteError::Invalid(ErrorKind::InvalidFieldName));
-        }
-        if !is_field_value(value) {
-            return Err(WriteError::Invalid(ErrorKind::InvalidFieldValue));
-        }
+        check_field_line(name, value)?;
         if !allowed_in_trailers(name) {
             return Err(WriteError::NotInTrailers);
         }

@@ -57,7 +57,7 @@ impl<const N: usize> sealed::Target for [u8; N] {
 /// The sum of the lengths of `parts`, and `at` plus it, saturating (a sum that overflows cannot
 /// be held anywhere, and is reported as such).
 #[inline]
-fn lengths(at: usize, parts: &[&[u8]]) -> (usize, usize) {
+pub(super) fn lengths(at: usize, parts: &[&[u8]]) -> (usize, usize) {
     let n = parts.iter().fold(0usize, |n, p| n.saturating_add(p.len()));
     (n, at.saturating_add(n))
 }
