@@ -1,18 +1,18 @@
 //! Writing a service's response onto the connection's output buffer: the head through
-//! [`from_http`](crate::from_http), then the body's frames as chunks or checked against the
-//! Content-Length, then the trailers.
+//! [`from_http`](crate::from_http), then the body's frames through the codec's streaming
+//! encoder, as chunks with their trailers or checked against the Content-Length.
 
 use bytes::{Buf, BytesMut};
 use http::header::{self, HeaderMap};
 use http::{Method, StatusCode};
 use http_body::SizeHint;
 
+use std::vec::Vec;
+
 use super::ServeError;
+use crate::codec::{BodyLength, BodyPart, CodecError, Outgoing};
 use crate::from_http::{self, BodyFraming};
-use crate::writer::{
-    allowed_in_trailers, write_chunk_header_in, ResponseWriter, TrailerWriter, WriteError,
-    CHUNK_END,
-};
+use crate::writer::{allowed_in_trailers, ResponseWriter};
 
 /// What the request being answered means for its response.
 #[derive(Clone, Copy, Debug)]
@@ -25,14 +25,13 @@ pub(super) struct Answering {
     pub close: bool,
 }
 
-/// How a response's body goes on the wire.
+/// How a response's body goes on the wire: the codec's streaming encoder, which writes the
+/// chunks and the trailer section and holds the body to its Content-Length.
 #[derive(Debug)]
 pub(super) struct BodyEncoder {
-    framing: BodyFraming,
+    outgoing: Outgoing,
     /// Whether body bytes are sent at all (not for HEAD, 1xx, 204, 304).
     send: bool,
-    /// Bytes still due under a Content-Length.
-    remaining: u64,
     trailers: Option<HeaderMap>,
     /// The connection closes after the response.
     close: bool,
@@ -50,36 +49,18 @@ impl BodyEncoder {
     }
 
     /// Appends body data.
-    pub(super) fn data(&mut self, data: impl Buf, out: &mut BytesMut) -> Result<(), ServeError> {
+    pub(super) fn data(
+        &mut self,
+        mut data: impl Buf,
+        out: &mut BytesMut,
+    ) -> Result<(), ServeError> {
         let len = data.remaining();
-        if !self.send || len == 0 {
-            return Ok(());
+        if data.chunk().len() == len {
+            return self.encode(BodyPart::Data(data.chunk()), out);
         }
-        match self.framing {
-            BodyFraming::Length(_) => {
-                self.remaining = self
-                    .remaining
-                    .checked_sub(len as u64)
-                    .ok_or(ServeError::BodyLength)?;
-            }
-            BodyFraming::Chunked => {
-                // Growing a `BytesMut` cannot fail short of memory, which aborts first.
-                let _ = write_chunk_header_in(out, len as u64);
-            }
-            BodyFraming::None => {}
-        }
-        out.reserve(len + CHUNK_END.len());
-        let mut data = data;
-        while data.has_remaining() {
-            let chunk = data.chunk();
-            out.extend_from_slice(chunk);
-            let n = chunk.len();
-            data.advance(n);
-        }
-        if self.framing == BodyFraming::Chunked {
-            out.extend_from_slice(CHUNK_END);
-        }
-        Ok(())
+        // A frame in pieces is gathered, so that it goes out as one chunk.
+        let data = data.copy_to_bytes(len);
+        self.encode(BodyPart::Data(&data), out)
     }
 
     /// Keeps trailer fields for the end of a chunked body; other framings cannot carry them.
@@ -93,28 +74,27 @@ impl BodyEncoder {
     /// Ends the body: the last chunk and the trailer section, or the check that the
     /// Content-Length was met.
     pub(super) fn finish(&mut self, out: &mut BytesMut) -> Result<(), ServeError> {
-        if !self.send {
-            return Ok(());
+        let trailers = self.trailers.take().unwrap_or_default();
+        // Fields a trailer section may not carry (RFC 9110 6.5.1) are dropped, not refused:
+        // the body has been sent, and the answer cannot change any more.
+        let fields: Vec<(&[u8], &[u8])> = trailers
+            .iter()
+            .map(|(name, value)| (name.as_str().as_bytes(), value.as_bytes()))
+            .filter(|(name, _)| allowed_in_trailers(name))
+            .collect();
+        if !fields.is_empty() && self.outgoing == Outgoing::Chunked {
+            self.encode(BodyPart::Trailers(&fields), out)?;
         }
-        match self.framing {
-            BodyFraming::Length(_) if self.remaining != 0 => Err(ServeError::BodyLength),
-            BodyFraming::Chunked => {
-                let trailers = self.trailers.take().unwrap_or_default();
-                let mut end = TrailerWriter::new_in(out).map_err(write_error)?;
-                // Fields a trailer section may not carry (RFC 9110 6.5.1) are dropped, not
-                // refused: the body has been sent, and the answer cannot change any more.
-                for (name, value) in trailers
-                    .iter()
-                    .filter(|(name, _)| allowed_in_trailers(name.as_str().as_bytes()))
-                {
-                    end.header(name.as_str().as_bytes(), value.as_bytes())
-                        .map_err(write_error)?;
-                }
-                end.finish().map_err(write_error)?;
-                Ok(())
-            }
-            _ => Ok(()),
-        }
+        self.encode(BodyPart::End, out)
+    }
+
+    fn encode(&mut self, part: BodyPart<'_>, out: &mut BytesMut) -> Result<(), ServeError> {
+        self.outgoing.encode(part, out).map_err(|e| match e {
+            CodecError::Write(e) => ServeError::Response(e.into()),
+            // Data beyond the Content-Length (or where it is 0), or an end short of it: the
+            // only refusals a body can cause after the head this module wrote.
+            _ => ServeError::BodyLength,
+        })
     }
 }
 
@@ -172,14 +152,14 @@ pub(super) fn head(
     from_http::append(out, |buf| {
         from_http::write_response_head_with(parts, framing, extra, buf)
     })?;
-    let remaining = match framing {
-        BodyFraming::Length(n) => n,
-        _ => 0,
+    let length = match framing {
+        BodyFraming::Length(n) => BodyLength::Fixed(n),
+        BodyFraming::Chunked => BodyLength::Chunked,
+        BodyFraming::None => BodyLength::UntilClose,
     };
     Ok(BodyEncoder {
-        framing,
+        outgoing: Outgoing::after_head(send, length),
         send,
-        remaining,
         trailers: None,
         // After a 101 the bytes are another protocol's, which this server does not speak.
         close: close || parts.status == StatusCode::SWITCHING_PROTOCOLS,
@@ -206,9 +186,4 @@ pub(super) fn refusal(status: u16, out: &mut BytesMut) {
 /// Whether `method` asks for the head alone.
 pub(super) fn is_head(method: &Method) -> bool {
     method == Method::HEAD
-}
-
-/// A trailer the writer refused, as the serve loop reports it.
-fn write_error(e: WriteError) -> ServeError {
-    ServeError::Response(e.into())
 }
