@@ -149,9 +149,12 @@ pub(super) fn head(
     } else {
         &[]
     };
-    from_http::append(out, |buf| {
-        from_http::write_response_head_with(parts, framing, extra, buf)
-    })?;
+    let start = out.len();
+    if let Err(e) = from_http::write_response_head_in(parts, framing, extra, out) {
+        // All or nothing: the refusal's answer must not follow half a head.
+        out.truncate(start);
+        return Err(e.into());
+    }
     let length = match framing {
         BodyFraming::Length(n) => BodyLength::Fixed(n),
         BodyFraming::Chunked => BodyLength::Chunked,
