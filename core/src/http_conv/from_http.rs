@@ -56,7 +56,7 @@ use http::header::{self, HeaderMap, HeaderName, HeaderValue};
 
 use super::from_http_version;
 use super::names::OriginalNames;
-use crate::syntax::Version;
+use crate::syntax::{self, Version};
 use crate::writer::{reason_phrase, RequestWriter, ResponseWriter, WriteError, WriteTarget};
 
 /// How the body after a head is framed; the writer writes the matching field.
@@ -140,17 +140,13 @@ impl From<WriteError> for FromHttpError {
     }
 }
 
-/// The Content-Length the map states: `None` without one, an error when a value is not a
-/// decimal length or the values disagree.
+/// The Content-Length the map states: `None` without one, an error when a value is not one
+/// the parser reads as a length (1*DIGIT, at most 2^63 - 1) or the values disagree.
 fn content_length(headers: &HeaderMap) -> Result<Option<u64>, FromHttpError> {
     let mut length = None;
     for value in headers.get_all(header::CONTENT_LENGTH) {
-        let bytes = value.as_bytes();
-        let n = core::str::from_utf8(bytes)
-            .ok()
-            .filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-            .and_then(|s| s.parse::<u64>().ok())
-            .ok_or(FromHttpError::ContentLength)?;
+        let n =
+            syntax::content_length(value.as_bytes()).map_err(|_| FromHttpError::ContentLength)?;
         if length.is_some_and(|m| m != n) {
             return Err(FromHttpError::ContentLength);
         }
