@@ -56,6 +56,7 @@ use http::header::{self, HeaderMap, HeaderName, HeaderValue};
 
 use super::from_http_version;
 use super::names::OriginalNames;
+use crate::framing::{self, Content};
 use crate::syntax::{self, Version};
 use crate::writer::{reason_phrase, RequestWriter, ResponseWriter, WriteError, WriteTarget};
 
@@ -405,14 +406,14 @@ pub fn response_bytes(
     parts: &http::response::Parts,
     body: &[u8],
 ) -> Result<Vec<u8>, FromHttpError> {
-    let no_content = matches!(parts.status.as_u16(), 100..=199 | 204);
-    let framing = match (no_content, body.is_empty()) {
-        (true, true) => BodyFraming::None,
-        (true, false) => return Err(WriteError::BodyNotAllowed.into()),
+    let content = framing::response_content(parts.status.as_u16());
+    let framing = match (content, body.is_empty()) {
+        (Content::None, true) => BodyFraming::None,
+        (Content::None, false) => return Err(WriteError::BodyNotAllowed.into()),
         _ => BodyFraming::Length(body.len() as u64),
     };
     let mut out = response_head(parts, framing)?;
-    if parts.status != http::StatusCode::NOT_MODIFIED {
+    if content == Content::Allowed {
         out.extend_from_slice(body);
     }
     Ok(out)

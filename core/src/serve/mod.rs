@@ -290,7 +290,7 @@ where
         }
         .map_err(ServeError::Convert)?;
         let answering = Answering {
-            head: respond::is_head(&parts.method),
+            head: parts.method == http::Method::HEAD,
             http11: req.version() == Version::Http11,
             close: !req.keep_alive(),
         };

@@ -4,13 +4,14 @@
 
 use bytes::{Buf, BytesMut};
 use http::header::{self, HeaderMap};
-use http::{Method, StatusCode};
+use http::StatusCode;
 use http_body::SizeHint;
 
 use std::vec::Vec;
 
 use super::ServeError;
 use crate::codec::{BodyLength, BodyPart, CodecError, Outgoing};
+use crate::framing::{self, Content};
 use crate::from_http::{self, BodyFraming};
 use crate::writer::{allowed_in_trailers, ResponseWriter};
 
@@ -114,18 +115,17 @@ pub(super) fn head(
     answering: Answering,
     out: &mut BytesMut,
 ) -> Result<BodyEncoder, ServeError> {
-    let status = parts.status.as_u16();
     parts.version = http::Version::HTTP_11;
-    let no_content = matches!(status, 100..=199 | 204);
-    if no_content {
+    let content = framing::response_content(parts.status.as_u16());
+    if content == Content::None {
         parts.headers.remove(header::CONTENT_LENGTH);
         parts.headers.remove(header::TRANSFER_ENCODING);
-    } else if parts.status == StatusCode::NOT_MODIFIED || answering.head {
+    } else if content == Content::FieldsOnly || answering.head {
         // No body follows, so no chunked framing either: a Transfer-Encoding would describe
         // a body that is not there.
         parts.headers.remove(header::TRANSFER_ENCODING);
     }
-    let send = !(no_content || answering.head || parts.status == StatusCode::NOT_MODIFIED);
+    let send = content == Content::Allowed && !answering.head;
     let stated = BodyFraming::from_headers(&parts.headers)?;
     if stated == BodyFraming::Chunked && !answering.http11 {
         // An HTTP/1.0 client cannot read chunks: the body ends with the connection instead.
@@ -133,8 +133,7 @@ pub(super) fn head(
     }
     let framing = match stated {
         BodyFraming::Length(n) => BodyFraming::Length(n),
-        _ if no_content => BodyFraming::None,
-        _ if parts.status == StatusCode::NOT_MODIFIED => BodyFraming::None,
+        _ if content != Content::Allowed => BodyFraming::None,
         BodyFraming::Chunked if send && answering.http11 => BodyFraming::Chunked,
         _ => match hint.exact() {
             Some(n) if !answering.head || n > 0 => BodyFraming::Length(n),
@@ -175,7 +174,7 @@ pub(super) fn refusal(status: u16, out: &mut BytesMut) {
     let mut buf = [0u8; 128];
     let written = ResponseWriter::new(&mut buf, status).and_then(|mut res| {
         res.header(b"Connection", b"close")?;
-        if !matches!(status, 100..=199 | 204 | 304) {
+        if framing::response_content(status) == Content::Allowed {
             res.content_length(0)?;
         }
         res.finish()
@@ -184,9 +183,4 @@ pub(super) fn refusal(status: u16, out: &mut BytesMut) {
     if let Ok(len) = written {
         out.extend_from_slice(&buf[..len]);
     }
-}
-
-/// Whether `method` asks for the head alone.
-pub(super) fn is_head(method: &Method) -> bool {
-    method == Method::HEAD
 }
