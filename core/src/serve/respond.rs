@@ -4,7 +4,6 @@
 
 use bytes::{Buf, BytesMut};
 use http::header::{self, HeaderMap};
-use http::StatusCode;
 use http_body::SizeHint;
 
 use std::vec::Vec;
@@ -18,8 +17,9 @@ use crate::writer::{allowed_in_trailers, ResponseWriter};
 /// What the request being answered means for its response.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Answering {
-    /// A HEAD request: the head says what a GET would get, no body follows.
-    pub head: bool,
+    /// What the request's method means for the response: after HEAD the head says what a
+    /// GET would get and no body follows; a 2xx answer to CONNECT opens a tunnel.
+    pub method: framing::Answering,
     /// The client reads HTTP/1.1 (chunked) framing.
     pub http11: bool,
     /// The connection closes after this response.
@@ -31,7 +31,7 @@ pub(super) struct Answering {
 #[derive(Debug)]
 pub(super) struct BodyEncoder {
     outgoing: Outgoing,
-    /// Whether body bytes are sent at all (not for HEAD, 1xx, 204, 304).
+    /// Whether body bytes are sent at all (not for HEAD, 1xx, 204, 304, a tunnel).
     send: bool,
     trailers: Option<HeaderMap>,
     /// The connection closes after the response.
@@ -102,7 +102,8 @@ impl BodyEncoder {
 /// Appends the head of `parts` to `out`, and returns how its body is to be sent, chosen from
 /// the status, the request and the body's size hint:
 ///
-/// - 1xx and 204: no framing field and no body (a Content-Length in the map is dropped);
+/// - 1xx, 204 and a 2xx answer to CONNECT: no framing field and no body (a Content-Length in
+///   the map is dropped);
 /// - 304 and responses to HEAD: the map's Content-Length (or, for HEAD, an exact size hint) is
 ///   written and no body is sent;
 /// - otherwise the map's Content-Length, checked against the bytes the body gives; else the
@@ -116,16 +117,24 @@ pub(super) fn head(
     out: &mut BytesMut,
 ) -> Result<BodyEncoder, ServeError> {
     parts.version = http::Version::HTTP_11;
-    let content = framing::response_content(parts.status.as_u16());
+    let status = parts.status.as_u16();
+    // After a 101 or a 2xx answer to CONNECT the bytes are another protocol's, which this
+    // server does not speak: the head alone, without framing (RFC 9110 9.3.6), then the close.
+    let switches = framing::switches_protocols(status, answering.method);
+    let content = match switches {
+        true => Content::None,
+        false => framing::response_content(status),
+    };
+    let head_only = answering.method == framing::Answering::Head;
     if content == Content::None {
         parts.headers.remove(header::CONTENT_LENGTH);
         parts.headers.remove(header::TRANSFER_ENCODING);
-    } else if content == Content::FieldsOnly || answering.head {
+    } else if content == Content::FieldsOnly || head_only {
         // No body follows, so no chunked framing either: a Transfer-Encoding would describe
         // a body that is not there.
         parts.headers.remove(header::TRANSFER_ENCODING);
     }
-    let send = content == Content::Allowed && !answering.head;
+    let send = content == Content::Allowed && !head_only;
     let stated = BodyFraming::from_headers(&parts.headers)?;
     if stated == BodyFraming::Chunked && !answering.http11 {
         // An HTTP/1.0 client cannot read chunks: the body ends with the connection instead.
@@ -136,7 +145,7 @@ pub(super) fn head(
         _ if content != Content::Allowed => BodyFraming::None,
         BodyFraming::Chunked if send && answering.http11 => BodyFraming::Chunked,
         _ => match hint.exact() {
-            Some(n) if !answering.head || n > 0 => BodyFraming::Length(n),
+            Some(n) if !head_only || n > 0 => BodyFraming::Length(n),
             _ if !send => BodyFraming::None,
             _ if answering.http11 => BodyFraming::Chunked,
             _ => BodyFraming::None,
@@ -163,8 +172,7 @@ pub(super) fn head(
         outgoing: Outgoing::after_head(send, length),
         send,
         trailers: None,
-        // After a 101 the bytes are another protocol's, which this server does not speak.
-        close: close || parts.status == StatusCode::SWITCHING_PROTOCOLS,
+        close: close || switches,
     })
 }
 
