@@ -229,6 +229,15 @@ fn a_content_length_in_the_map_is_checked_not_repeated() {
         request_head(&parts, BodyFraming::Length(3)),
         Err(FromHttpError::ContentLength)
     );
+    // So is one past the parser's largest length (2^63 - 1), which it refuses as too large.
+    parts.headers.insert(
+        CONTENT_LENGTH,
+        HeaderValue::from_static("9223372036854775808"),
+    );
+    assert_eq!(
+        BodyFraming::from_headers(&parts.headers),
+        Err(FromHttpError::ContentLength)
+    );
 }
 
 #[test]

@@ -576,6 +576,20 @@ fn the_connection_closes_after_a_101() {
 }
 
 #[test]
+fn the_connection_closes_after_a_2xx_to_connect() {
+    let service = answer_with(200, ("x-tunnel", "yes"), "");
+    let (out, end) = serve_bytes(
+        service,
+        b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n\x16\x03\x01",
+    );
+    // A 2xx answer to CONNECT makes the connection a tunnel (RFC 9112 6.3), which is not
+    // served: no framing field (RFC 9110 9.3.6), then the close, never the tunnel's bytes
+    // read as a request.
+    assert_eq!(out, "HTTP/1.1 200 OK\r\nx-tunnel: yes\r\n\r\n");
+    assert!(end.is_ok(), "{end:?}");
+}
+
+#[test]
 fn a_chunked_response_stays_chunked_whatever_its_size_hint() {
     let service = answer_with(200, ("transfer-encoding", "chunked"), "abc");
     let (out, end) = serve_bytes(

@@ -29,9 +29,10 @@ pub(super) enum Declared {
     Chunked,
 }
 
-/// Where a connection's outgoing message is.
+/// Where a connection's outgoing message is. Also the body encoder of
+/// the `serve` module, which writes its heads from `http` types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Outgoing {
+pub(crate) enum Outgoing {
     /// Between messages: a head is next.
     Idle,
     /// A head without a body was written; only [`BodyPart::End`] (or empty data) may follow.
@@ -49,7 +50,7 @@ pub(super) enum Outgoing {
 
 impl Outgoing {
     /// The state after a head that declares `length`, for a message with a body (`has_body`).
-    pub(super) fn after_head(has_body: bool, length: BodyLength) -> Outgoing {
+    pub(crate) fn after_head(has_body: bool, length: BodyLength) -> Outgoing {
         match (has_body, length) {
             (false, _) => Outgoing::NoBody,
             (true, BodyLength::Fixed(0)) => Outgoing::NoBody,
@@ -82,7 +83,7 @@ impl Outgoing {
 
     /// Appends `part` to `dst` and moves on; refuses (writing nothing) a part that would frame
     /// the body wrong.
-    pub(super) fn encode(
+    pub(crate) fn encode(
         &mut self,
         part: BodyPart<'_>,
         dst: &mut BytesMut,

@@ -146,6 +146,9 @@ use crate::writer::WriteError;
 pub use client::{Call, CallHead, ClientCodec, ResponseFrame, MAX_PIPELINED};
 pub use server::{Reply, ReplyHead, RequestFrame, ServerCodec};
 
+#[cfg(feature = "tower")]
+pub(crate) use encode::Outgoing;
+
 /// The bytes of `span` in `bytes` as an owned [`Bytes`] sharing its buffer, or empty when the
 /// span is not inside `bytes`.
 fn share(bytes: &Bytes, span: Span) -> Bytes {

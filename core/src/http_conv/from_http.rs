@@ -56,8 +56,9 @@ use http::header::{self, HeaderMap, HeaderName, HeaderValue};
 
 use super::from_http_version;
 use super::names::OriginalNames;
-use crate::syntax::Version;
-use crate::writer::{reason_phrase, RequestWriter, ResponseWriter, WriteError};
+use crate::framing::{self, Content};
+use crate::syntax::{self, Version};
+use crate::writer::{reason_phrase, RequestWriter, ResponseWriter, WriteError, WriteTarget};
 
 /// How the body after a head is framed; the writer writes the matching field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -140,17 +141,13 @@ impl From<WriteError> for FromHttpError {
     }
 }
 
-/// The Content-Length the map states: `None` without one, an error when a value is not a
-/// decimal length or the values disagree.
+/// The Content-Length the map states: `None` without one, an error when a value is not one
+/// the parser reads as a length (1*DIGIT, at most 2^63 - 1) or the values disagree.
 fn content_length(headers: &HeaderMap) -> Result<Option<u64>, FromHttpError> {
     let mut length = None;
     for value in headers.get_all(header::CONTENT_LENGTH) {
-        let bytes = value.as_bytes();
-        let n = core::str::from_utf8(bytes)
-            .ok()
-            .filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-            .and_then(|s| s.parse::<u64>().ok())
-            .ok_or(FromHttpError::ContentLength)?;
+        let n =
+            syntax::content_length(value.as_bytes()).map_err(|_| FromHttpError::ContentLength)?;
         if length.is_some_and(|m| m != n) {
             return Err(FromHttpError::ContentLength);
         }
@@ -233,7 +230,7 @@ trait Head: Sized {
 
 macro_rules! head_impl {
     ($writer:ident) => {
-        impl Head for $writer<'_> {
+        impl<T: WriteTarget + ?Sized> Head for $writer<'_, T> {
             fn header(&mut self, name: &[u8], value: &[u8]) -> Result<(), WriteError> {
                 $writer::header(self, name, value).map(drop)
             }
@@ -294,10 +291,19 @@ pub fn write_request_head(
     framing: BodyFraming,
     buf: &mut [u8],
 ) -> Result<usize, FromHttpError> {
+    write_request_head_in(parts, framing, buf)
+}
+
+/// [`write_request_head`] into any [`WriteTarget`] (appended to a `Vec<u8>`).
+fn write_request_head_in<T: WriteTarget + ?Sized>(
+    parts: &http::request::Parts,
+    framing: BodyFraming,
+    out: &mut T,
+) -> Result<usize, FromHttpError> {
     let version = from_http_version(parts.version).ok_or(FromHttpError::Version)?;
     let target = target(&parts.uri);
-    let mut writer = RequestWriter::with_version(
-        buf,
+    let mut writer = RequestWriter::with_version_in(
+        out,
         parts.method.as_str().as_bytes(),
         target.as_bytes(),
         version,
@@ -321,72 +327,29 @@ pub fn write_response_head(
     framing: BodyFraming,
     buf: &mut [u8],
 ) -> Result<usize, FromHttpError> {
-    write_response_head_with(parts, framing, &[], buf)
+    write_response_head_in(parts, framing, &[], buf)
 }
 
-/// [`write_response_head`] with `extra` fields after the map's (the server's `Connection:
-/// close`).
-pub(crate) fn write_response_head_with(
+/// [`write_response_head`] into any [`WriteTarget`] (appended to a `Vec<u8>` or `BytesMut`),
+/// with `extra` fields after the map's (the server's `Connection: close`). A head refused
+/// after some of its lines leaves them in a growable `out`: truncate it back.
+pub(crate) fn write_response_head_in<T: WriteTarget + ?Sized>(
     parts: &http::response::Parts,
     framing: BodyFraming,
     extra: &[(&[u8], &[u8])],
-    buf: &mut [u8],
+    out: &mut T,
 ) -> Result<usize, FromHttpError> {
     let version = from_http_version(parts.version).ok_or(FromHttpError::Version)?;
     let status = parts.status.as_u16();
     let writer = match version {
-        Version::Http11 => ResponseWriter::new(buf, status)?,
+        Version::Http11 => ResponseWriter::new_in(out, status)?,
         Version::Http10 => {
             let reason = reason_phrase(status).unwrap_or_default();
-            ResponseWriter::with_reason(buf, version, status, reason.as_bytes())?
+            ResponseWriter::with_reason_in(out, version, status, reason.as_bytes())?
         }
     };
     let names = parts.extensions.get::<OriginalNames>();
     write_fields(writer, &parts.headers, names, extra, framing)
-}
-
-/// A growable byte buffer that heads are appended to.
-pub(crate) trait Grow: core::ops::DerefMut<Target = [u8]> {
-    /// Resizes to `len` bytes, zero-filling.
-    fn set_len_zeroed(&mut self, len: usize);
-}
-
-impl Grow for Vec<u8> {
-    fn set_len_zeroed(&mut self, len: usize) {
-        self.resize(len, 0);
-    }
-}
-
-#[cfg(feature = "tokio")]
-impl Grow for bytes::BytesMut {
-    fn set_len_zeroed(&mut self, len: usize) {
-        self.resize(len, 0);
-    }
-}
-
-/// Appends what `write` writes to `out`, growing it until the writer has room.
-pub(crate) fn append<B: Grow>(
-    out: &mut B,
-    mut write: impl FnMut(&mut [u8]) -> Result<usize, FromHttpError>,
-) -> Result<(), FromHttpError> {
-    let start = out.len();
-    let mut room = 256;
-    loop {
-        out.set_len_zeroed(start + room);
-        match write(&mut out[start..]) {
-            Ok(len) => {
-                out.set_len_zeroed(start + len);
-                return Ok(());
-            }
-            Err(FromHttpError::Write(WriteError::BufferTooSmall { needed })) => {
-                room = needed.max(room.saturating_mul(2));
-            }
-            Err(e) => {
-                out.set_len_zeroed(start);
-                return Err(e);
-            }
-        }
-    }
 }
 
 /// The head of a request as a new `Vec` (see [`write_request_head`]).
@@ -395,7 +358,7 @@ pub fn request_head(
     framing: BodyFraming,
 ) -> Result<Vec<u8>, FromHttpError> {
     let mut out = Vec::new();
-    append(&mut out, |buf| write_request_head(parts, framing, buf))?;
+    write_request_head_in(parts, framing, &mut out)?;
     Ok(out)
 }
 
@@ -418,7 +381,7 @@ pub fn response_head(
     framing: BodyFraming,
 ) -> Result<Vec<u8>, FromHttpError> {
     let mut out = Vec::new();
-    append(&mut out, |buf| write_response_head(parts, framing, buf))?;
+    write_response_head_in(parts, framing, &[], &mut out)?;
     Ok(out)
 }
 
@@ -443,14 +406,14 @@ pub fn response_bytes(
     parts: &http::response::Parts,
     body: &[u8],
 ) -> Result<Vec<u8>, FromHttpError> {
-    let no_content = matches!(parts.status.as_u16(), 100..=199 | 204);
-    let framing = match (no_content, body.is_empty()) {
-        (true, true) => BodyFraming::None,
-        (true, false) => return Err(WriteError::BodyNotAllowed.into()),
+    let content = framing::response_content(parts.status.as_u16());
+    let framing = match (content, body.is_empty()) {
+        (Content::None, true) => BodyFraming::None,
+        (Content::None, false) => return Err(WriteError::BodyNotAllowed.into()),
         _ => BodyFraming::Length(body.len() as u64),
     };
     let mut out = response_head(parts, framing)?;
-    if parts.status != http::StatusCode::NOT_MODIFIED {
+    if content == Content::Allowed {
         out.extend_from_slice(body);
     }
     Ok(out)

@@ -44,7 +44,8 @@
 //! There is no idle timeout: wrap the call in `tokio::time::timeout` where one is needed (after
 //! an error's answer, too, the connection reads and drops what the client still sends, up to
 //! 256 KiB, until the client closes, so that the answer is not lost to a reset).
-//! Upgrades are not served: the connection closes after a 101 response. Trailers reach the
+//! Upgrades and tunnels are not served: the connection closes after a 101 response or a 2xx
+//! answer to CONNECT. Trailers reach the
 //! client only with a chunked body; with a Content-Length they are dropped.
 
 mod body;
@@ -66,7 +67,7 @@ use tower_service::Service;
 pub use body::{BodyError, RequestBody};
 
 use crate::codec::{CodecError, RequestFrame, ServerCodec};
-use crate::framing::Framing;
+use crate::framing::{self, Framing};
 use crate::from_http::FromHttpError;
 use crate::known::KnownHeader;
 use crate::limits::Limits;
@@ -290,7 +291,7 @@ where
         }
         .map_err(ServeError::Convert)?;
         let answering = Answering {
-            head: respond::is_head(&parts.method),
+            method: framing::Answering::of(parts.method.as_str().as_bytes()),
             http11: req.version() == Version::Http11,
             close: !req.keep_alive(),
         };
