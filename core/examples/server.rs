@@ -20,7 +20,7 @@ use httpspan::stream::{buffer_len, Decoder, Event, MessageKind};
 use httpspan::{Error, Limits, Request, ResponseWriter, WriteError};
 
 mod common;
-use common::{expects_continue, route, Route, CONTINUE, MAX_BODY};
+use common::{route, Route, CONTINUE, MAX_BODY};
 /// A connection that sends nothing for this long is closed, so idle clients cannot hold
 /// threads forever.
 const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -106,7 +106,7 @@ fn connection(mut stream: TcpStream) -> io::Result<()> {
                     let head = decoder.head_bytes();
                     let req = decoder.request().expect("a request decoder");
                     // The client waits for this before it sends the body (RFC 9110 10.1.1).
-                    if expects_continue(req, head) {
+                    if req.expects_continue(head) {
                         out.extend_from_slice(CONTINUE);
                     }
                 }

@@ -26,7 +26,7 @@ use tokio_util::codec::{Decoder as _, Encoder as _};
 
 mod common;
 mod per_cpu;
-use common::{expects_continue, route, Route, CONTINUE, MAX_BODY};
+use common::{route, Route, CONTINUE, MAX_BODY};
 
 /// A connection that sends nothing for this long is closed.
 const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -107,7 +107,7 @@ async fn connection(mut stream: TcpStream) -> io::Result<()> {
                 RequestFrame::Head(head) => {
                     let req = head.request();
                     // The client waits for this before it sends the body (RFC 9110 10.1.1).
-                    if expects_continue(req, head.bytes()) {
+                    if head.expects_continue() {
                         out.extend_from_slice(CONTINUE);
                     }
                     pending = Some(route(req, head.bytes()));

@@ -66,10 +66,5 @@ pub fn route(req: &Request, head: &[u8]) -> Route {
     }
 }
 
-/// Whether the request asks for `100 Continue` before its body.
-pub fn expects_continue(req: &Request, head: &[u8]) -> bool {
-    req.expects_continue(head)
-}
-
 /// The interim answer to `Expect: 100-continue`.
 pub const CONTINUE: &[u8] = b"HTTP/1.1 100 Continue\r\n\r\n";
