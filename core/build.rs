@@ -9,7 +9,8 @@
 //! | `httpspan_simd128` | wasm32 built with `+simd128`, fixed at compile time |
 //! | `httpspan_simd` | any of the SIMD backends above |
 //! | `httpspan_swar` | the SWAR backend can be chosen: no SIMD backend is fixed at compile time (where one is, it would only cost the wasm module's size) |
-//! | `httpspan_engine_per_backend` | the head engine is compiled once per backend and one copy chosen per parse (x86_64); elsewhere it is compiled once |
+//! | `httpspan_engine_per_backend` | each SIMD backend's head engine is a `#[target_feature]` entry point, into which the walk's helpers are always inlined (x86_64); elsewhere the compiler inlines them as it sees fit |
+//! | `httpspan_one_engine` | wasm32: the module's best backend is the only one it can choose, so the head engine is compiled once (the module's size counts); the crate's own tests there keep the scalar reference too |
 //!
 //! `--cfg httpspan_force_scalar` in `RUSTFLAGS`, and Miri, turn every SIMD backend off, which
 //! leaves SWAR and the scalar reference.
@@ -44,6 +45,7 @@ fn main() {
     set("httpspan_simd", x86_64 || neon || simd128);
     set("httpspan_swar", !(neon || simd128));
     set("httpspan_engine_per_backend", x86_64);
+    set("httpspan_one_engine", arch == "wasm32");
 }
 
 /// The minor version of the compiler Cargo builds with (`rustc 1.95.0 (…)` gives 95), or `None`

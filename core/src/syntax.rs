@@ -86,6 +86,33 @@ pub(crate) fn version(bytes: &[u8], minor_above_1: bool) -> SyntaxResult<Version
     }
 }
 
+/// [`target_bytes`] outside a parse (the writer's check of a target), with the engine of the
+/// backend in use.
+pub(crate) fn target_bytes_outside_parse(
+    bytes: &[u8],
+    unsafe_bytes: bool,
+) -> SyntaxResult<(usize, bool)> {
+    scan::with_engine(TargetRun {
+        bytes,
+        unsafe_bytes,
+    })
+}
+
+/// A call of [`target_bytes`], to run with the backend's engine.
+struct TargetRun<'a> {
+    bytes: &'a [u8],
+    unsafe_bytes: bool,
+}
+
+impl scan::WithEngine for TargetRun<'_> {
+    type Output = SyntaxResult<(usize, bool)>;
+
+    #[inline(always)]
+    fn run<E: Engine>(self, engine: E) -> Self::Output {
+        target_bytes(self.bytes, self.unsafe_bytes, engine)
+    }
+}
+
 /// Length of the leading run of request-target bytes, checking each `%` for two hex digits and
 /// noting whether `[` or `]` appeared (they are legal only in the host of an absolute-form or
 /// authority-form target, which the form checks verify). With `unsafe_bytes`

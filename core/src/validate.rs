@@ -78,7 +78,7 @@ pub(crate) fn request_target(method: &[u8], target: &[u8]) -> Result<(), ErrorKi
         return Err(ErrorKind::InvalidRequestLine);
     }
     let (len, brackets) =
-        syntax::target_bytes(target, false, scan::Selected).map_err(|(kind, _)| kind)?;
+        syntax::target_bytes_outside_parse(target, false).map_err(|(kind, _)| kind)?;
     match target.get(len) {
         None => {
             syntax::target_form(MethodClass::of(method), target, brackets).map_err(|(kind, _)| kind)

@@ -6,7 +6,7 @@ use super::{Head, HeadKind, Phase, StartLine};
 use crate::error::{Error, ErrorKind};
 use crate::framing::LAST_WITH_MEANING;
 use crate::known::KnownHeader;
-use crate::scan::{class::is_ws, ByteClass, Engine, Selected};
+use crate::scan::{self, class::is_ws, ByteClass, Engine, WithEngine};
 use crate::span::Span;
 use crate::syntax;
 
@@ -140,6 +140,21 @@ impl<const N: usize> Head<N> {
     /// obs-fold could continue it: a line end that arrived, whole or in part, is set aside and the
     /// line judged on its bytes.
     pub(crate) fn check_truncated<S: StartLine>(&self, buf: &[u8], start: &S) -> Result<(), Error> {
+        scan::with_engine(TruncatedCheck {
+            head: self,
+            buf,
+            start,
+        })
+    }
+
+    /// [`check_truncated`](Self::check_truncated) with the kernels of `engine`.
+    #[inline(always)]
+    fn check_truncated_with<S: StartLine, E: Engine>(
+        &self,
+        buf: &[u8],
+        start: &S,
+        engine: E,
+    ) -> Result<(), Error> {
         let pos = self.line_start as usize;
         let rest = buf.get(pos..).unwrap_or(&[]);
         if rest.is_empty() || matches!(self.phase, Phase::Leading | Phase::Done) {
@@ -155,18 +170,34 @@ impl<const N: usize> Head<N> {
         let result = match self.phase {
             Phase::StartLine => start
                 .clone()
-                .parse(line, pos, &self.lenient, Selected)
+                .parse(line, pos, &self.lenient, engine)
                 .map(drop),
             Phase::Fields if line.is_empty() => self.check_complete(S::KIND, pos),
             Phase::Fields if complete => {
                 self.clone()
-                    .field_line(S::KIND, buf, pos, pos + line.len(), Selected)
+                    .field_line(S::KIND, buf, pos, pos + line.len(), engine)
             }
-            _ => self.field_parts(S::KIND, line, pos, Selected).map(drop),
+            _ => self.field_parts(S::KIND, line, pos, engine).map(drop),
         };
         match result {
             Err(e) if complete || e.offset() < pos + line.len() => Err(e),
             _ => Ok(()),
         }
+    }
+}
+
+/// A call of [`Head::check_truncated`], to run with the backend's engine.
+struct TruncatedCheck<'a, const N: usize, S> {
+    head: &'a Head<N>,
+    buf: &'a [u8],
+    start: &'a S,
+}
+
+impl<const N: usize, S: StartLine> WithEngine for TruncatedCheck<'_, N, S> {
+    type Output = Result<(), Error>;
+
+    #[inline(always)]
+    fn run<E: Engine>(self, engine: E) -> Self::Output {
+        self.head.check_truncated_with(self.buf, self.start, engine)
     }
 }

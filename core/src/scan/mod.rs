@@ -40,8 +40,7 @@ pub(crate) trait Kernels {
     fn classify_one(bytes: &[u8], at: usize, class: ByteClass) -> u64;
 
     /// Whether the head engine, run with these kernels, asks for runs instead of classifying
-    /// blocks (see [`Engine::SEARCHES`]). Read where the engine is compiled per backend.
-    #[cfg_attr(not(httpspan_engine_per_backend), allow(dead_code))]
+    /// blocks (see [`Engine::SEARCHES`]).
     const SEARCHES: bool = false;
 }
 
@@ -121,23 +120,6 @@ pub(crate) mod counter {
     }
 }
 
-macro_rules! dispatch {
-    ($( $(#[$doc:meta])* $name:ident ),*) => {$(
-        $(#[$doc])*
-        #[inline]
-        pub(crate) fn $name(bytes: &[u8]) -> usize {
-            let stop = if bytes.len() < SHORT {
-                <scalar::Scalar as Kernels>::$name(bytes)
-            } else {
-                arch::active::$name(bytes)
-            };
-            #[cfg(test)]
-            counter::add(bytes.len(), stop);
-            stop
-        }
-    )*};
-}
-
 /// The kernels of the head engine's hot loop, called through a value so that the loop can be
 /// compiled once per backend with them inlined (see [`arch::with_engine`]). The short-input
 /// path and the test counter are here, shared by every engine.
@@ -198,41 +180,6 @@ pub(crate) trait Engine: Copy {
     }
 }
 
-/// The backend in use, looked up on each call.
-#[derive(Clone, Copy)]
-pub(crate) struct Selected;
-
-impl Engine for Selected {
-    #[inline(always)]
-    fn line_special_long(self, bytes: &[u8]) -> usize {
-        arch::active::line_special(bytes)
-    }
-
-    #[inline(always)]
-    fn fields_block(self, bytes: &[u8], at: usize) -> [u64; 2] {
-        arch::active::classify_fields(bytes, at)
-    }
-
-    #[inline(always)]
-    fn one_class_block(self, bytes: &[u8], at: usize, class: ByteClass) -> u64 {
-        arch::active::classify_one(bytes, at, class)
-    }
-
-    /// Where no SIMD backend is compiled in, the backend in use is the SWAR one (or the scalar
-    /// reference, when asked for): both search.
-    const SEARCHES: bool = !arch::SOME_SIMD_BACKEND;
-
-    #[inline(always)]
-    fn class_run(self, bytes: &[u8], class: ByteClass) -> usize {
-        match class {
-            ByteClass::Token => arch::active::token_len(bytes),
-            ByteClass::Value => arch::active::field_value_len(bytes),
-            ByteClass::Target => arch::active::target_len(bytes),
-            _ => scalar::class_len(bytes, class),
-        }
-    }
-}
-
 /// `E` in the small-head copy of the head engine: a buffer under one block, classified whole
 /// before the walk ([`Engine::WHOLE_BUFFER`]). Only an engine compiled per backend has that copy.
 #[cfg_attr(not(httpspan_engine_per_backend), allow(dead_code))]
@@ -264,28 +211,24 @@ impl<E: Engine> Engine for WholeBuffer<E> {
     }
 }
 
-/// A backend without vector registers (the scalar reference, SWAR) as an engine, for its
-/// instantiation of the head engine where the backend is chosen at run time.
-#[cfg(httpspan_x86_64)]
-pub(crate) struct PortableEngine<K>(core::marker::PhantomData<K>);
+/// A backend's [`Kernels`] as an engine: SWAR and the scalar reference everywhere, and NEON and
+/// SIMD128, whose features are fixed at compile time. (The x86_64 SIMD backends have engines of
+/// their own, entered through `#[target_feature]` functions; see `arch::generic::engine`.)
+pub(crate) struct KernelsEngine<K>(core::marker::PhantomData<K>);
 
-#[cfg(httpspan_x86_64)]
-impl<K> PortableEngine<K> {
-    pub(crate) const NEW: Self = PortableEngine(core::marker::PhantomData);
+impl<K> KernelsEngine<K> {
+    pub(crate) const NEW: Self = KernelsEngine(core::marker::PhantomData);
 }
 
-#[cfg(httpspan_x86_64)]
-impl<K> Clone for PortableEngine<K> {
+impl<K> Clone for KernelsEngine<K> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-#[cfg(httpspan_x86_64)]
-impl<K> Copy for PortableEngine<K> {}
+impl<K> Copy for KernelsEngine<K> {}
 
-#[cfg(httpspan_x86_64)]
-impl<K: Kernels> Engine for PortableEngine<K> {
+impl<K: Kernels> Engine for KernelsEngine<K> {
     #[inline(always)]
     fn line_special_long(self, bytes: &[u8]) -> usize {
         K::line_special(bytes)
@@ -354,11 +297,53 @@ pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
     arch::with_engine(task)
 }
 
-dispatch! {
-    /// See [`Kernels::token_len`].
-    token_len,
-    /// See [`Kernels::field_value_len`].
-    field_value_len
+/// The length of the leading run of `bytes` inside `class`, for code outside the head engine's
+/// walk (a Connection list's elements, a chunk extension, the writer's checks): inputs under
+/// [`SHORT`] on the inlined scalar kernel, longer ones with the engine of the backend in use.
+#[inline]
+pub(crate) fn class_len(bytes: &[u8], class: ByteClass) -> usize {
+    if bytes.len() < SHORT {
+        let stop = scalar::class_len(bytes, class);
+        #[cfg(test)]
+        counter::add(bytes.len(), stop);
+        stop
+    } else {
+        class_len_long(bytes, class)
+    }
+}
+
+/// [`class_len`] on at least [`SHORT`] bytes. Out of line, so that the short path inlines
+/// into its callers without the dispatch.
+#[inline(never)]
+fn class_len_long(bytes: &[u8], class: ByteClass) -> usize {
+    with_engine(ClassRun { bytes, class })
+}
+
+/// A call of [`class_len`] on at least [`SHORT`] bytes, to run with the backend's engine.
+struct ClassRun<'a> {
+    bytes: &'a [u8],
+    class: ByteClass,
+}
+
+impl WithEngine for ClassRun<'_> {
+    type Output = usize;
+
+    #[inline(always)]
+    fn run<E: Engine>(self, engine: E) -> usize {
+        engine.run(self.bytes, self.class)
+    }
+}
+
+/// See [`Kernels::token_len`].
+#[inline]
+pub(crate) fn token_len(bytes: &[u8]) -> usize {
+    class_len(bytes, ByteClass::Token)
+}
+
+/// See [`Kernels::field_value_len`].
+#[inline]
+pub(crate) fn field_value_len(bytes: &[u8]) -> usize {
+    class_len(bytes, ByteClass::Value)
 }
 
 /// The name of the backend in use. See [`crate::backend_name`].

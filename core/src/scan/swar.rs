@@ -103,10 +103,12 @@ fn table_run(bytes: &[u8], flag: u8) -> usize {
         .unwrap_or(bytes.len() - i)
 }
 
+// Each kernel is one copy in the wasm module, whose size counts, and inlined elsewhere.
 impl Kernels for Swar {
     const SEARCHES: bool = true;
 
-    #[inline]
+    #[cfg_attr(httpspan_one_engine, inline(never))]
+    #[cfg_attr(not(httpspan_one_engine), inline)]
     fn line_special(bytes: &[u8]) -> usize {
         let mut i = 0;
         while i + WORD <= bytes.len() {
@@ -121,18 +123,21 @@ impl Kernels for Swar {
 
     /// A byte at a time through the class table (see the module docs), eight bytes to an
     /// iteration.
-    #[inline]
+    #[cfg_attr(httpspan_one_engine, inline(never))]
+    #[cfg_attr(not(httpspan_one_engine), inline)]
     fn token_len(bytes: &[u8]) -> usize {
         table_run(bytes, TOKEN)
     }
 
     /// As [`token_len`](Self::token_len): a request-target's class is as irregular as `tchar`.
-    #[inline]
+    #[cfg_attr(httpspan_one_engine, inline(never))]
+    #[cfg_attr(not(httpspan_one_engine), inline)]
     fn target_len(bytes: &[u8]) -> usize {
         table_run(bytes, TARGET)
     }
 
-    #[inline]
+    #[cfg_attr(httpspan_one_engine, inline(never))]
+    #[cfg_attr(not(httpspan_one_engine), inline)]
     fn field_value_len(bytes: &[u8]) -> usize {
         let mut i = 0;
         while i + WORD <= bytes.len() {

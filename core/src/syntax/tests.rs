@@ -1,7 +1,6 @@
 //! Tests of the grammar functions, on their own.
 
 use super::*;
-use crate::scan::Selected;
 use std::string::String;
 use std::vec;
 use std::vec::Vec;
@@ -81,7 +80,7 @@ fn hosts() {
 fn target_forms() {
     use MethodClass::*;
     let check = |m, t: &[u8]| {
-        let (n, brackets) = target_bytes(t, false, Selected).unwrap();
+        let (n, brackets) = target_bytes_outside_parse(t, false).unwrap();
         assert_eq!(n, t.len());
         target_form(m, t, brackets).map_err(|e| e.0)
     };
@@ -121,18 +120,18 @@ fn target_forms() {
     );
     assert_eq!(check(Other, b"/[x]"), Err(ErrorKind::InvalidTarget));
     assert_eq!(
-        target_bytes(b"/a%2", false, Selected),
+        target_bytes_outside_parse(b"/a%2", false),
         Err((ErrorKind::InvalidPercentEncoding, 4))
     );
     assert_eq!(
-        target_bytes(b"/a%zz", false, Selected),
+        target_bytes_outside_parse(b"/a%zz", false),
         Err((ErrorKind::InvalidPercentEncoding, 3))
     );
     assert_eq!(
-        target_bytes(b"/a%4z", false, Selected),
+        target_bytes_outside_parse(b"/a%4z", false),
         Err((ErrorKind::InvalidPercentEncoding, 4))
     );
-    assert_eq!(target_bytes(b"/a#f", false, Selected), Ok((2, false)));
+    assert_eq!(target_bytes_outside_parse(b"/a#f", false), Ok((2, false)));
 }
 
 #[test]

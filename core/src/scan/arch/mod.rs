@@ -21,9 +21,6 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
-use super::scalar::Scalar;
-#[cfg(httpspan_swar)]
-use super::swar::Swar;
 use super::{ByteClass, Kernels, WithEngine};
 
 // The shared kernel code (with the nibble tables of the byte classes) and its vector operations.
@@ -41,10 +38,6 @@ mod aarch64;
 #[cfg(httpspan_simd128)]
 mod wasm32;
 
-/// Whether some SIMD backend is compiled in: where none is, the engine searches (see
-/// [`Engine::SEARCHES`](super::Engine::SEARCHES)).
-pub(crate) const SOME_SIMD_BACKEND: bool = cfg!(httpspan_simd);
-
 /// A scanning backend that this CPU can run.
 ///
 /// INVARIANT: a `Backend` other than scalar exists only once its CPU feature has been confirmed
@@ -61,8 +54,9 @@ macro_rules! for_each_backend {
     ($with:ident $(, $extra:tt)*) => {
         $with! {
             [$($extra),*]
-            [all()] Scalar = 1, "scalar", true, safe(Scalar);
-            [httpspan_swar] Swar = 7, "swar", true, safe(Swar);
+            // The wasm module, whose size counts, compiles one engine: its best backend.
+            [any(test, not(httpspan_one_engine))] Scalar = 1, "scalar", true, safe(super::scalar::Scalar);
+            [httpspan_swar] Swar = 7, "swar", true, safe(super::swar::Swar);
             [httpspan_x86_64] Sse42 = 2, "sse4.2", x86_64_has!("sse4.2"), unsafe(x86_64::sse42);
             [httpspan_x86_64] Avx2 = 3, "avx2", x86_64_has!("avx2"), unsafe(x86_64::avx2);
             // The backend's code is AVX2 (its 32-byte vectors) and AVX-512F and BW. No VBMI2
@@ -77,8 +71,8 @@ macro_rules! for_each_backend {
                     && x86_64_has!("avx512vbmi2"),
                 unsafe(x86_64::avx512);
             // Compiled in only when the target enables the feature.
-            [httpspan_neon] Neon = 4, "neon", true, unsafe(aarch64::neon);
-            [httpspan_simd128] Simd128 = 5, "simd128", true, unsafe(wasm32::simd128);
+            [httpspan_neon] Neon = 4, "neon", true, safe(aarch64::Neon);
+            [httpspan_simd128] Simd128 = 5, "simd128", true, safe(wasm32::Simd128);
         }
     };
 }
@@ -216,81 +210,75 @@ pub(crate) fn selected() -> Backend {
     }
 }
 
-/// The kernels of the backend in use: one atomic load and a compare per call.
-macro_rules! selected_kernels {
-    ($($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty),*) => {$(
-        #[inline(always)]
-        pub(crate) fn $name($($arg: $ty),*) -> $ret {
-            let id = SELECTED.load(Ordering::Relaxed);
-            #[cfg(httpspan_avx512)]
-            if id == Kind::Avx512 as u8 {
-                // SAFETY: only `choose` and `force` store an id, and only that of a `Backend`,
-                // which exists only once the CPU is known to have its feature.
-                return unsafe { x86_64::avx512::$name($($arg),*) };
-            }
-            #[cfg(httpspan_x86_64)]
-            if id == Kind::Avx2 as u8 {
-                // SAFETY: as above.
-                return unsafe { x86_64::avx2::$name($($arg),*) };
-            }
-            if id == 0 {
-                return choose().$name($($arg),*);
-            }
-            Backend(Kind::from_id(id).unwrap_or(Kind::Scalar)).$name($($arg),*)
-        }
-    )*};
+/// The arms of [`with_engine`] for the backends entered through a `#[target_feature]` function,
+/// best first (the list in reverse).
+macro_rules! feature_engines {
+    ([$task:ident, $id:ident] $($backends:tt)*) => {
+        feature_engines!(@reverse [$task, $id] [] $($backends)*)
+    };
+    (@reverse $args:tt [$($reversed:tt)*]
+     [$cfg:meta] $kind:ident = $num:literal, $name:literal, $supported:expr, $how:ident $path:tt;
+     $($rest:tt)*) => {
+        feature_engines!(@reverse $args [[$cfg] $kind $how $path; $($reversed)*] $($rest)*)
+    };
+    (@reverse [$task:ident, $id:ident] [$([$cfg:meta] $kind:ident $how:ident $path:tt;)*]) => {
+        $( #[cfg($cfg)] feature_engine!($how $path, $kind, $task, $id); )*
+    };
 }
 
-/// The kernels of the backend in use.
-pub(crate) mod active {
-    use super::*;
-    for_each_kernel!(selected_kernels);
-}
-
-/// Runs `task` with the engine of the backend in use. On x86_64 the backend is chosen at run
-/// time, so the head engine is compiled once per SIMD backend, as a `#[target_feature]` function
-/// into which its kernels inline, and chosen here once per parse instead of once per kernel
-/// call. Elsewhere the backend is fixed at compile time and the kernels inline anyway.
-#[inline(always)]
-pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
-    #[cfg(httpspan_x86_64)]
-    {
-        let id = SELECTED.load(Ordering::Relaxed);
-        #[cfg(httpspan_avx512)]
-        if id == Kind::Avx512 as u8 {
+/// One arm of [`feature_engines`]: nothing for a backend whose kernels are safe to call.
+macro_rules! feature_engine {
+    (unsafe($($module:ident)::+), $kind:ident, $task:ident, $id:ident) => {
+        if $id == Kind::$kind as u8 {
             // SAFETY: only `choose` and `force` store an id, and only that of a `Backend`,
             // which exists only once the CPU is known to have its feature.
-            return unsafe { x86_64::avx512::run(task) };
+            return unsafe { $($module)::+::run($task) };
         }
-        if id == Kind::Avx2 as u8 {
-            // SAFETY: as above.
-            return unsafe { x86_64::avx2::run(task) };
-        }
-        if id == Kind::Sse42 as u8 {
-            // SAFETY: as above.
-            return unsafe { x86_64::sse42::run(task) };
-        }
-        other_engines(task, id)
-    }
-    // Where the backend is fixed at compile time: one instantiation (the wasm module's size
-    // counts), which looks the backend up per kernel call.
-    #[cfg(not(httpspan_x86_64))]
-    task.run(super::Selected)
+    };
+    (safe($ty:ty), $kind:ident, $task:ident, $id:ident) => {};
 }
 
-/// [`with_engine`] on x86_64 with the SWAR or the scalar backend, or before the first choice
-/// (which looks the backend up per kernel call). Out of line, so that the dispatch every parse
-/// runs does not save registers for these rare engines around the SIMD engine's call.
-#[cfg(httpspan_x86_64)]
+/// The arms of [`other_engines`]: a backend whose kernels are safe to call, as a
+/// [`KernelsEngine`](super::KernelsEngine).
+macro_rules! kernels_engines {
+    ([$task:ident, $id:ident]
+     $([$cfg:meta] $kind:ident = $num:literal, $name:literal, $supported:expr, $how:ident $path:tt;)*) => {
+        $( #[cfg($cfg)] kernels_engine!($how $path, $kind, $task, $id); )*
+    };
+}
+
+/// One arm of [`kernels_engines`]: nothing for a backend entered through `#[target_feature]`.
+macro_rules! kernels_engine {
+    (safe($ty:ty), $kind:ident, $task:ident, $id:ident) => {
+        if $id == Kind::$kind as u8 {
+            return $task.run(super::KernelsEngine::<$ty>::NEW);
+        }
+    };
+    (unsafe($($module:ident)::+), $kind:ident, $task:ident, $id:ident) => {};
+}
+
+/// Runs `task` with the engine of the backend in use: the one place the choice is read. An
+/// x86_64 SIMD backend runs the task in a `#[target_feature]` entry point into which its kernels
+/// inline, so the head engine is compiled once per backend and its kernels never look the
+/// backend up again.
+#[inline(always)]
+pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
+    let id = SELECTED.load(Ordering::Relaxed);
+    for_each_backend!(feature_engines, task, id);
+    other_engines(task, id)
+}
+
+/// [`with_engine`] with a backend whose kernels are safe to call (SWAR, scalar, and NEON or
+/// SIMD128, fixed at compile time), or before the first choice. Out of line, so that the
+/// dispatch every parse runs on x86_64 does not save registers around the SIMD engine's call
+/// for these engines, and cold there, where they run only when asked for: the compiler then
+/// keeps the SIMD arms' argument moves inside them.
 #[inline(never)]
+#[cfg_attr(httpspan_engine_per_backend, cold)]
 fn other_engines<T: WithEngine>(task: T, id: u8) -> T::Output {
-    if id == Kind::Swar as u8 {
-        return task.run(super::PortableEngine::<Swar>::NEW);
-    }
-    if id == Kind::Scalar as u8 {
-        return task.run(super::PortableEngine::<Scalar>::NEW);
-    }
-    task.run(super::Selected)
+    for_each_backend!(kernels_engines, task, id);
+    choose();
+    with_engine(task)
 }
 
 /// Picks the best backend the CPU supports, or the one `HTTPSPAN_BACKEND` names (with `std`).
@@ -298,7 +286,10 @@ fn other_engines<T: WithEngine>(task: T, id: u8) -> T::Output {
 #[cold]
 #[inline(never)]
 fn choose() -> Backend {
-    let backend = requested().unwrap_or_else(|| Backend::available().last().unwrap_or(SCALAR));
+    // The first backend compiled in (the scalar reference, or the wasm module's one) runs on
+    // every CPU.
+    let backend =
+        requested().unwrap_or_else(|| Backend::available().last().unwrap_or(Backend(COMPILED[0])));
     SELECTED.store(backend.0 as u8, Ordering::Relaxed);
     backend
 }
@@ -317,6 +308,7 @@ fn requested() -> Option<Backend> {
 }
 
 /// The scalar reference.
+#[cfg(test)]
 pub(crate) const SCALAR: Backend = Backend(Kind::Scalar);
 
 /// Makes `backend` the one in use from now on, for every thread.
