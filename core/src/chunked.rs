@@ -22,6 +22,56 @@ pub enum Chunk {
     /// The last chunk and its line have been consumed; the trailer section starts right after
     /// them. Parse it with [`Trailers`](crate::Trailers).
     TrailerSection,
+    /// From [`ChunkedDecoder::decode_lines`] only: a chunk line (the last chunk's too) has been
+    /// consumed; it ends (one past its LF) where the bytes consumed by this call end.
+    Line(ChunkLine),
+}
+
+/// Where the parts of a chunk line are: `chunk-size [ chunk-ext ] CRLF` (RFC 9112 7.1), the
+/// last chunk's `0` line included.
+///
+/// A line may be split across any number of inputs, so its parts are given as lengths counted
+/// by the decoder, back from where it is reported: the end of the bytes consumed by the call
+/// that returns it, one past its LF. The line starts [`line_len`](Self::line_len) bytes before that, its
+/// chunk-size takes the first `digits` bytes, the chunk-ext the next `ext_len`, and the line end
+/// the last `eol_len`. The chunk's data starts at the line's end, and the CRLF after the data
+/// ends where the next line starts.
+///
+/// ```
+/// use httpspan::{Chunk, ChunkLine, ChunkedDecoder, Limits};
+///
+/// let mut decoder = ChunkedDecoder::new();
+/// let (used, chunk) = decoder.decode_lines(b"5;a=\"b\"\r\nhello", &Limits::DEFAULT)?;
+/// let Chunk::Line(line) = chunk else { unreachable!() };
+/// assert_eq!((line.size, line.digits, line.ext_len, line.eol_len), (5, 1, 6, 2));
+/// assert_eq!((line.line_len(), used), (9, 9)); // the line is `input[used - 9..used]`
+/// # Ok::<(), httpspan::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkLine {
+    /// The chunk-size: bytes of data that follow the line; 0 for the last chunk.
+    pub size: u64,
+    /// Hex digits of the chunk-size, from the line's first byte: 1 to 16.
+    pub digits: u8,
+    /// Bytes of chunk-ext between the digits and the line end (whitespace before a `;`
+    /// included, as in the grammar's `BWS ";"`); 0 without extensions. At most
+    /// [`Limits::max_chunk_ext_bytes`].
+    pub ext_len: u32,
+    /// Bytes of the line end: 2 for CRLF, 1 for a bare LF taken with
+    /// [`Leniency::bare_lf`](crate::Leniency::bare_lf).
+    pub eol_len: u8,
+}
+
+impl ChunkLine {
+    /// Bytes of the whole line, through its LF.
+    pub fn line_len(&self) -> u64 {
+        u64::from(self.digits) + u64::from(self.ext_len) + u64::from(self.eol_len)
+    }
+
+    /// Whether this is the last chunk's line (chunk-size 0): the trailer section follows it.
+    pub fn is_last(&self) -> bool {
+        self.size == 0
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +140,8 @@ pub struct ChunkedDecoder {
     ext_len: u32,
     state: State,
     digits: u8,
+    /// The current line ends in a bare LF. Kept by [`decode_lines`](Self::decode_lines) only.
+    bare_lf_line: bool,
 }
 
 impl Default for ChunkedDecoder {
@@ -106,6 +158,7 @@ impl ChunkedDecoder {
             ext_len: 0,
             state: State::Size,
             digits: 0,
+            bare_lf_line: false,
         }
     }
 
@@ -122,10 +175,33 @@ impl ChunkedDecoder {
     /// of `limits` apply here.
     #[cfg_attr(not(target_arch = "wasm32"), inline)]
     pub fn decode(&mut self, input: &[u8], limits: &Limits) -> Result<(usize, Chunk), Error> {
+        self.decode_with::<false>(input, limits, false)
+    }
+
+    /// As [`decode`](Self::decode), and also reports each chunk line as a [`Chunk::Line`] when
+    /// its LF is consumed, before the chunk's data (or, for the last chunk, before
+    /// [`Chunk::TrailerSection`]). For callers that show where the framing is; the data and
+    /// the errors are the same as `decode`'s, whatever the mix of calls.
+    #[cfg_attr(not(target_arch = "wasm32"), inline)]
+    pub fn decode_lines(&mut self, input: &[u8], limits: &Limits) -> Result<(usize, Chunk), Error> {
+        self.decode_with::<true>(input, limits, true)
+    }
+
+    /// [`decode`](Self::decode) when `LINES && lines` is false, else
+    /// [`decode_lines`](Self::decode_lines). Natively `decode` has `LINES` false, so the line
+    /// reporting is compiled out of it; the wasm module, whose size counts, has only the
+    /// `LINES` copy and decides by `lines`.
+    #[inline(always)]
+    fn decode_with<const LINES: bool>(
+        &mut self,
+        input: &[u8],
+        limits: &Limits,
+        lines: bool,
+    ) -> Result<(usize, Chunk), Error> {
         // In the wasm module, whose size counts, everything goes to `decode_bytes`, which takes
         // a plain size line in one step too.
         if cfg!(target_arch = "wasm32") {
-            return self.decode_bytes(input, limits);
+            return self.decode_bytes::<true>(input, limits, lines);
         }
         // The common cases in one step each, with no state machine: data of a chunk begun in an
         // earlier call, and a plain chunk-size line (after the CRLF that ends the previous
@@ -138,18 +214,24 @@ impl ChunkedDecoder {
             State::Data if !input.is_empty() => return Ok(self.data(input, 0)),
             State::DataCr if input.get(..2) == Some(b"\r\n") => 2,
             State::Size if self.digits == 0 => 0,
-            _ => return self.decode_bytes(input, limits),
+            _ => return self.decode_bytes::<LINES>(input, limits, lines),
         };
         match input.get(line_start..).and_then(plain_size_line) {
-            Some(line) => Ok(self.after_line(input, line_start, line)),
-            None => self.decode_bytes(input, limits),
+            Some(line) => Ok(self.after_line::<LINES>(input, line_start, line, lines)),
+            None => self.decode_bytes::<LINES>(input, limits, lines),
         }
     }
 
     /// What follows the chunk-size `line` at `input[at..]`: the data, the end of the input, or
     /// the trailer section after the last chunk.
     #[inline(always)]
-    fn after_line(&mut self, input: &[u8], at: usize, line: SizeLine) -> (usize, Chunk) {
+    fn after_line<const LINES: bool>(
+        &mut self,
+        input: &[u8],
+        at: usize,
+        line: SizeLine,
+        lines: bool,
+    ) -> (usize, Chunk) {
         // The state the byte-at-a-time path is in after the line's LF.
         self.remaining = line.size;
         self.digits = line.digits;
@@ -157,9 +239,15 @@ impl ChunkedDecoder {
         let data = at + line.len;
         if line.size == 0 {
             self.state = State::Done;
+            if LINES && lines {
+                return (data, Chunk::Line(self.line()));
+            }
             return (data, Chunk::TrailerSection);
         }
         self.state = State::Data;
+        if LINES && lines {
+            return (data, Chunk::Line(self.line()));
+        }
         if data == input.len() {
             return (data, Chunk::NeedMore);
         }
@@ -181,10 +269,27 @@ impl ChunkedDecoder {
         (input.len(), Chunk::Data(at..input.len()))
     }
 
-    /// [`decode`](Self::decode) a byte at a time through the states, with shortcuts for the
-    /// data and for plain size lines. Out of line, so that the common cases stay small.
+    /// The line just consumed, in the state after its LF.
+    fn line(&mut self) -> ChunkLine {
+        let eol_len = if self.bare_lf_line { 1 } else { 2 };
+        self.bare_lf_line = false;
+        ChunkLine {
+            size: self.remaining,
+            digits: self.digits,
+            ext_len: self.ext_len,
+            eol_len,
+        }
+    }
+
+    /// [`decode_with`](Self::decode_with) a byte at a time through the states, with shortcuts
+    /// for the data and for plain size lines. Out of line, so that the common cases stay small.
     #[inline(never)]
-    fn decode_bytes(&mut self, input: &[u8], limits: &Limits) -> Result<(usize, Chunk), Error> {
+    fn decode_bytes<const LINES: bool>(
+        &mut self,
+        input: &[u8],
+        limits: &Limits,
+        lines: bool,
+    ) -> Result<(usize, Chunk), Error> {
         let bare_lf = limits.lenient.bare_lf;
         let mut pos = 0;
         while pos < input.len() {
@@ -214,7 +319,7 @@ impl ChunkedDecoder {
                     // At the start of a plain chunk-size line: in one step.
                     if self.digits == 0 {
                         if let Some(line) = input.get(pos..).and_then(plain_size_line) {
-                            return Ok(self.after_line(input, pos, line));
+                            return Ok(self.after_line::<LINES>(input, pos, line, lines));
                         }
                     }
                     match hex_value(b) {
@@ -235,6 +340,9 @@ impl ChunkedDecoder {
                                 // The LF is taken as the whole line end, in state SizeLf.
                                 b'\n' if bare_lf => {
                                     self.state = State::SizeLf;
+                                    if LINES && lines {
+                                        self.bare_lf_line = true;
+                                    }
                                     continue;
                                 }
                                 b';' => self.state = State::ExtBeforeName,
@@ -255,9 +363,15 @@ impl ChunkedDecoder {
                     pos += 1;
                     if self.remaining == 0 {
                         self.state = State::Done;
+                        if LINES && lines {
+                            return Ok((pos, Chunk::Line(self.line())));
+                        }
                         return Ok((pos, Chunk::TrailerSection));
                     }
                     self.state = State::Data;
+                    if LINES && lines {
+                        return Ok((pos, Chunk::Line(self.line())));
+                    }
                     continue;
                 }
                 State::Done => return Ok((pos, Chunk::TrailerSection)),
@@ -276,6 +390,9 @@ impl ChunkedDecoder {
                     if self.state == State::SizeLf {
                         if b == b'\n' {
                             // A bare LF ends the line: State::SizeLf takes it.
+                            if LINES && lines {
+                                self.bare_lf_line = true;
+                            }
                             continue;
                         }
                     } else {
@@ -403,24 +520,39 @@ mod tests {
     use std::string::String;
     use std::vec::Vec;
 
-    /// Decodes `body` fed in pieces of `step` bytes; returns the data and the bytes after the
-    /// last-chunk line, or the error.
-    fn decode(body: &[u8], step: usize, limits: &Limits) -> Result<(Vec<u8>, usize), Error> {
+    /// A reported line in offsets of the whole body: start, digits, ext_len, eol_len, size.
+    type Line = (usize, u8, u32, u8, u64);
+
+    /// Decodes `body` fed in pieces of `step` bytes, with [`ChunkedDecoder::decode_lines`] if
+    /// `lines`; returns the data, the bytes after the last-chunk line and the lines, or the
+    /// error.
+    fn decode_reporting(
+        body: &[u8],
+        step: usize,
+        limits: &Limits,
+        lines: bool,
+    ) -> Result<(Vec<u8>, usize, Vec<Line>), Error> {
         let mut decoder = ChunkedDecoder::new();
-        let mut data = Vec::new();
+        let (mut data, mut found) = (Vec::new(), Vec::new());
         let mut offset = 0;
         while offset < body.len() {
             let piece = &body[offset..(offset + step).min(body.len())];
             let mut input = piece;
             let mut base = offset;
             loop {
-                let (used, chunk) = decoder
-                    .decode(input, limits)
-                    .map_err(|e| e.shifted(base as u64))?;
+                let step = match lines {
+                    true => decoder.decode_lines(input, limits),
+                    false => decoder.decode(input, limits),
+                };
+                let (used, chunk) = step.map_err(|e| e.shifted(base as u64))?;
                 match chunk {
                     Chunk::Data(r) => data.extend_from_slice(&input[r]),
-                    Chunk::TrailerSection => return Ok((data, base + used)),
+                    Chunk::TrailerSection => return Ok((data, base + used, found)),
                     Chunk::NeedMore => break,
+                    Chunk::Line(line) => {
+                        let start = base + used - line.line_len() as usize;
+                        found.push((start, line.digits, line.ext_len, line.eol_len, line.size));
+                    }
                 }
                 input = &input[used..];
                 base += used;
@@ -428,6 +560,15 @@ mod tests {
             offset += step;
         }
         Err(Error::new(ErrorKind::InvalidChunkSize, usize::MAX))
+    }
+
+    /// Decodes `body` fed in pieces of `step` bytes; returns the data and the bytes after the
+    /// last-chunk line, or the error. With lines reported the outcome must be the same.
+    fn decode(body: &[u8], step: usize, limits: &Limits) -> Result<(Vec<u8>, usize), Error> {
+        let plain = decode_reporting(body, step, limits, false).map(|(d, end, _)| (d, end));
+        let with_lines = decode_reporting(body, step, limits, true).map(|(d, end, _)| (d, end));
+        assert_eq!(plain, with_lines, "with lines, step {step}");
+        plain
     }
 
     fn all_steps(body: &[u8]) -> Result<(Vec<u8>, usize), Error> {
@@ -444,6 +585,12 @@ mod tests {
         assert!(core::mem::size_of::<ChunkedDecoder>() <= 16);
     }
 
+    /// A line takes no more room than a data range: what `decode` returns stays as large.
+    #[test]
+    fn a_line_is_no_larger_than_a_range() {
+        assert!(core::mem::size_of::<Chunk>() <= core::mem::size_of::<Option<Range<usize>>>());
+    }
+
     #[test]
     fn decodes_data_and_extensions_in_any_split() {
         let body = b"5\r\nhello\r\nA; a = b ;c=\"x\\\"y\"\r\n0123456789\r\n000\r\nrest";
@@ -451,6 +598,38 @@ mod tests {
             all_steps(body),
             Ok((b"hello0123456789".to_vec(), body.len() - 4))
         );
+    }
+
+    #[test]
+    fn reports_the_parts_of_each_line_in_any_split() {
+        let body = b"5\r\nhello\r\nA; a = b ;c=\"x\\\"y\"\r\n0123456789\r\n000\r\nrest";
+        let limits = Limits::DEFAULT;
+        let whole = decode_reporting(body, body.len(), &limits, true);
+        for step in 1..body.len() {
+            assert_eq!(
+                decode_reporting(body, step, &limits, true),
+                whole,
+                "step {step}"
+            );
+        }
+        let lines = [
+            (0, 1, 0, 2, 5),
+            // `A`, then `; a = b ;c="x\"y"`: 17 bytes of chunk-ext.
+            (10, 1, 17, 2, 10),
+            (42, 3, 0, 2, 0),
+        ];
+        assert_eq!(
+            whole,
+            Ok((b"hello0123456789".to_vec(), body.len() - 4, lines.to_vec()))
+        );
+        let mut lenient = Limits::DEFAULT;
+        lenient.lenient.bare_lf = true;
+        let body = b"1;x\nq\n0\n";
+        let lines = [(0, 1, 2, 1, 1), (6, 1, 0, 1, 0)];
+        for step in 1..=body.len() {
+            let found = decode_reporting(body, step, &lenient, true);
+            assert_eq!(found, Ok((b"q".to_vec(), body.len(), lines.to_vec())));
+        }
     }
 
     #[test]
@@ -536,6 +715,9 @@ mod tests {
                     for limits in [&Limits::DEFAULT, &small, &lenient] {
                         let whole = decode(&body, body.len(), limits);
                         let bytewise = decode(&body, 1, limits);
+                        assert_eq!(whole, bytewise, "{}", String::from_utf8_lossy(&body));
+                        let whole = decode_reporting(&body, body.len(), limits, true);
+                        let bytewise = decode_reporting(&body, 1, limits, true);
                         assert_eq!(whole, bytewise, "{}", String::from_utf8_lossy(&body));
                     }
                     lines += 1;

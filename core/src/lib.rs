@@ -228,7 +228,7 @@ mod tests;
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;
 
-pub use chunked::{Chunk, ChunkedDecoder};
+pub use chunked::{Chunk, ChunkLine, ChunkedDecoder};
 pub use error::{Error, ErrorKind};
 pub use framing::Framing;
 pub use head::{unfold, Field, Status, Unfolded};

@@ -41,7 +41,7 @@
 
 use core::ops::Range;
 
-use crate::chunked::{Chunk, ChunkedDecoder};
+use crate::chunked::{Chunk, ChunkLine, ChunkedDecoder};
 use crate::error::{Error, ErrorKind};
 use crate::framing::Framing;
 use crate::head::Status;
@@ -50,8 +50,7 @@ use crate::request::Request;
 use crate::response::Response;
 use crate::trailers::Trailers;
 
-/// What the decoder found. More kinds of event may be added (for instance for the parts of a
-/// chunked body), so a `match` needs a wildcard arm.
+/// What the decoder found. More kinds of event may be added, so a `match` needs a wildcard arm.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Event {
@@ -60,6 +59,11 @@ pub enum Event {
     Head,
     /// Body data (after chunked decoding): these bytes of the input given to this call.
     Body(Range<usize>),
+    /// Only after [`Decoder::report_chunk_lines`]: a line of a chunked body (chunk-size,
+    /// chunk-ext, line end; the last chunk's too) has been consumed. It ends (one past its LF)
+    /// where the bytes consumed by this call end, and started [`line_len`](ChunkLine::line_len) bytes
+    /// before, perhaps in an earlier input.
+    ChunkLine(ChunkLine),
     /// A non-empty trailer section is complete: read it with [`Decoder::trailers`], whose spans
     /// index [`Decoder::trailer_bytes`].
     Trailers,
@@ -94,6 +98,8 @@ enum State {
     Head,
     Length(u64),
     Chunked,
+    /// A chunked body whose lines are reported.
+    ChunkLines,
     Trailers,
     UntilClose,
     /// The message is complete; `MessageEnd` is next.
@@ -121,6 +127,8 @@ pub struct Decoder<B, const N: usize = 64> {
     parser: Parser<N>,
     trailers: Trailers<N>,
     chunked: ChunkedDecoder,
+    /// Whether chunked bodies are decoded in `State::ChunkLines`.
+    chunk_lines: bool,
     limits: Limits,
     state: State,
     /// Bytes of `buf` in use: the head, then the head and the trailer section.
@@ -261,6 +269,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const N: usize> Decoder<B, N> {
             parser,
             trailers,
             chunked: ChunkedDecoder::new(),
+            chunk_lines: false,
             limits,
             state: State::Head,
             filled: 0,
@@ -277,6 +286,47 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const N: usize> Decoder<B, N> {
     pub fn set_request_method(&mut self, method: &[u8]) {
         if let Parser::Response(res) = &mut self.parser {
             res.set_request_method(method);
+        }
+    }
+
+    /// Whether to report each line of a chunked body as an [`Event::ChunkLine`], for callers
+    /// that show where the framing is (off by default: the data and errors are the same either
+    /// way). It applies from the next call, in the current body too.
+    ///
+    /// ```
+    /// use httpspan::stream::{Decoder, Event};
+    ///
+    /// let wire = b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3;x\r\nabc\r\n0\r\n\r\n";
+    /// let mut decoder = Decoder::for_requests(vec![0u8; httpspan::stream::DEFAULT_BUFFER_LEN]);
+    /// decoder.report_chunk_lines(true);
+    /// let (mut input, mut lines) = (&wire[..], Vec::new());
+    /// loop {
+    ///     let (used, event) = decoder.decode(input)?;
+    ///     match event {
+    ///         // Stream offsets of the line's first byte and one past its LF.
+    ///         Event::ChunkLine(line) => {
+    ///             let end = decoder.position();
+    ///             lines.push((end - line.line_len(), end));
+    ///         }
+    ///         Event::MessageEnd => break,
+    ///         _ => {}
+    ///     }
+    ///     input = &input[used..];
+    /// }
+    /// assert_eq!(lines, [(56, 61), (66, 69)]); // `3;x` CRLF and `0` CRLF
+    /// # Ok::<(), httpspan::Error>(())
+    /// ```
+    pub fn report_chunk_lines(&mut self, on: bool) {
+        self.chunk_lines = on;
+        if matches!(self.state, State::Chunked | State::ChunkLines) {
+            self.state = self.chunked_state();
+        }
+    }
+
+    fn chunked_state(&self) -> State {
+        match self.chunk_lines {
+            true => State::ChunkLines,
+            false => State::Chunked,
         }
     }
 
@@ -404,6 +454,50 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const N: usize> Decoder<B, N> {
         Ok((end, Event::Body(start..end)))
     }
 
+    /// What [`decode`](Self::decode) returns for what the chunked decoder `found` in
+    /// `input[*used..]`; `None` when the trailer section begins, with `*used` past the last
+    /// chunk's line. Inlined natively; in the wasm module, whose size counts, one copy serves
+    /// both chunked states.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn chunk_step(
+        &mut self,
+        found: Result<(usize, Chunk), Error>,
+        used: &mut usize,
+    ) -> Option<Result<(usize, Event), Error>> {
+        let (n, chunk) = match found {
+            Ok(found) => found,
+            Err(e) => return Some(self.fail(e.shifted(self.position))),
+        };
+        let at = *used;
+        Some(match chunk {
+            Chunk::Data(range) => {
+                let start = self.position + range.start as u64;
+                if let Err((allowed, e)) = self.count_body(range.len() as u64, start) {
+                    self.position += range.start as u64;
+                    return Some(self.body_over_limit(at + range.start, allowed, e));
+                }
+                self.position += n as u64;
+                Ok((at + n, Event::Body(at + range.start..at + range.end)))
+            }
+            Chunk::NeedMore => {
+                self.position += n as u64;
+                Ok((at + n, Event::NeedMore))
+            }
+            Chunk::TrailerSection => {
+                self.position += n as u64;
+                *used += n;
+                self.trailer_start = self.position;
+                self.trailers.reset();
+                self.state = State::Trailers;
+                return None;
+            }
+            Chunk::Line(line) => {
+                self.position += n as u64;
+                Ok((at + n, Event::ChunkLine(line)))
+            }
+        })
+    }
+
     /// Decodes from `input`: returns how many of its bytes were consumed and what was found.
     /// Error offsets count from the start of the stream; after an error, every call returns it
     /// again.
@@ -460,7 +554,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const N: usize> Decoder<B, N> {
                         }
                         Framing::Chunked => {
                             self.chunked = ChunkedDecoder::new();
-                            State::Chunked
+                            self.chunked_state()
                         }
                         Framing::UntilClose => State::UntilClose,
                     };
@@ -491,35 +585,17 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const N: usize> Decoder<B, N> {
                     self.position += rest.len() as u64;
                     return Ok((input.len(), Event::Body(used..input.len())));
                 }
+                // Two states, not a flag, so that the default path tests nothing more.
                 State::Chunked => {
-                    let (n, chunk) = match self.chunked.decode(rest, &self.limits) {
-                        Ok(found) => found,
-                        Err(e) => return self.fail(e.shifted(self.position)),
-                    };
-                    match chunk {
-                        Chunk::Data(range) => {
-                            let at = self.position + range.start as u64;
-                            if let Err((allowed, e)) = self.count_body(range.len() as u64, at) {
-                                self.position += range.start as u64;
-                                return self.body_over_limit(used + range.start, allowed, e);
-                            }
-                            self.position += n as u64;
-                            return Ok((
-                                used + n,
-                                Event::Body(used + range.start..used + range.end),
-                            ));
-                        }
-                        Chunk::NeedMore => {
-                            self.position += n as u64;
-                            return Ok((used + n, Event::NeedMore));
-                        }
-                        Chunk::TrailerSection => {
-                            self.position += n as u64;
-                            used += n;
-                            self.trailer_start = self.position;
-                            self.trailers.reset();
-                            self.state = State::Trailers;
-                        }
+                    let found = self.chunked.decode(rest, &self.limits);
+                    if let Some(step) = self.chunk_step(found, &mut used) {
+                        return step;
+                    }
+                }
+                State::ChunkLines => {
+                    let found = self.chunked.decode_lines(rest, &self.limits);
+                    if let Some(step) = self.chunk_step(found, &mut used) {
+                        return step;
                     }
                 }
                 State::Trailers => {
@@ -601,7 +677,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const N: usize> Decoder<B, N> {
                 }
                 Event::Incomplete
             }
-            State::Length(_) | State::Chunked => Event::Incomplete,
+            State::Length(_) | State::Chunked | State::ChunkLines => Event::Incomplete,
         };
         self.state = State::Closed;
         Ok(event)

@@ -31,7 +31,9 @@ use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::TestCaseError;
 
-use split::decode::{decode_trace, field_infos, split_invariant_trace, End, Setup};
+use split::decode::{
+    decode_trace, decode_trace_reporting, field_infos, split_invariant_trace, End, Setup,
+};
 use split::generator::{all_options, buf_len, limits, mutate, mutation, strict_limits};
 use split::heads::{check_prefixes, HeadParser};
 use split::render::{requests, responses, Stream};
@@ -60,6 +62,17 @@ fn check_valid(
     };
     let trace = split_invariant_trace(&setup, &stream.methods, wire, cuts)?;
     prop_assert_eq!(&trace, &stream.expected, "input {}", escape(wire));
+    // Reported chunk lines are where the generator wrote them.
+    let trace = decode_trace_reporting(&setup, &stream.methods, wire, &[], true)
+        .map_err(TestCaseError::fail)?;
+    let mut expected = stream.expected.clone();
+    for (msg, rendered) in expected.msgs.iter_mut().zip(&stream.rendered) {
+        msg.chunk_lines = rendered
+            .chunked
+            .as_ref()
+            .map_or(Vec::new(), |c| c.lines.clone());
+    }
+    prop_assert_eq!(&trace, &expected, "chunk lines, input {}", escape(wire));
     // Leniency changes nothing in a message the strict parser accepts.
     let mut lenient = setup;
     lenient.limits.lenient = all_options();

@@ -46,6 +46,7 @@ const EVENT_MESSAGE_END = 4;
 const EVENT_CLOSED = 5;
 const EVENT_INCOMPLETE = 6;
 const EVENT_ERROR = 7;
+const EVENT_CHUNK_LINE = 8;
 
 /** The number of words a span array needs: pass a `Uint32Array` of this length as `out`. */
 export const SPANS_LENGTH = SPANS_LEN;
@@ -1153,14 +1154,16 @@ export class Decoder {
   #inputLength = 0;
 
   /**
-   * `kind`: 'request' or 'response'. `options`: limits, and `requestMethods` (which, like
-   * `queueRequestMethod`, only response streams use).
+   * `kind`: 'request' or 'response'. `options`: limits, `requestMethods` (which, like
+   * `queueRequestMethod`, only response streams use), and `chunkLines` ('chunk-line' events).
    */
   constructor(kind, options) {
     if (memory === null) notLoaded();
     if (kind !== 'request' && kind !== 'response') throw new TypeError("kind must be 'request' or 'response'");
     this.#response = kind === 'response';
-    this.#inner = new StreamDecoder(this.#response, limitNumbers(options, ['requestMethods']));
+    const chunkLines = options?.chunkLines ?? false;
+    if (typeof chunkLines !== 'boolean') throw new TypeError('options.chunkLines must be a boolean');
+    this.#inner = new StreamDecoder(this.#response, limitNumbers(options, ['requestMethods', 'chunkLines']), chunkLines);
     this.#spansAt = this.#inner.spans() >>> 2;
     const methods = options?.requestMethods ?? [];
     if (!Array.isArray(methods)) throw new TypeError('options.requestMethods must be an array of strings');
@@ -1265,8 +1268,11 @@ export class Decoder {
         case EVENT_TRAILERS:
           events.push(this.#trailers());
           break;
+        case EVENT_CHUNK_LINE:
+          events.push(this.#chunkLine(base));
+          break;
         case EVENT_MESSAGE_END:
-          events.push({ type: 'end' });
+          events.push({ type: 'end', offset: this.#inner.position() });
           if (this.#response && !this.#interim) this.#nextMethod();
           break;
         case EVENT_CLOSED:
@@ -1282,6 +1288,18 @@ export class Decoder {
           throw new Error(`@httpspan/wasm: unknown decoder event ${event}`);
       }
     }
+  }
+
+  /** The chunk line just consumed (EVENT_CHUNK_LINE's words), in stream offsets. */
+  #chunkLine(base) {
+    const words = u32();
+    const at = this.#spansAt;
+    const end = base + words[at];
+    const extEnd = end - words[at + 3];
+    const sizeEnd = extEnd - words[at + 2];
+    const offset = sizeEnd - words[at + 1];
+    const size = BigInt(words[at + 4]) | (BigInt(words[at + 5]) << 32n);
+    return { type: 'chunk-line', offset, sizeEnd, extEnd, end, size };
   }
 
   /** A copy of the words of the head or trailer section just decoded, and of its bytes. */

@@ -346,6 +346,8 @@ export interface ResponseOptions extends Limits, AnswersRequest {}
 export interface DecoderOptions extends Limits {
   /** Response streams: the methods of the requests sent, in order (see `queueRequestMethod`); request streams ignore it. */
   requestMethods?: string[];
+  /** Report each line of a chunked body as a 'chunk-line' event (default false). */
+  chunkLines?: boolean;
 }
 
 /** Parses the request head at the start of `bytes`. Bytes after the head (a body) are ignored. */
@@ -446,12 +448,34 @@ export interface TrailersEvent {
   bytes: Uint8Array;
 }
 
+/**
+ * With the `chunkLines` option only: a line of a chunked body, `chunk-size [ chunk-ext ] CRLF`
+ * (the last chunk's `0` line too), was consumed. All offsets are stream offsets: the hex digits
+ * are `offset` to `sizeEnd`, the chunk-ext (empty without one) `sizeEnd` to `extEnd`, the line
+ * end (CRLF, or a bare LF under `lenient.bareLf`) `extEnd` to `end`. The chunk's data starts at
+ * `end`; the line end after the data runs from the data's end to the next line's `offset`.
+ */
+export interface ChunkLineEvent {
+  type: 'chunk-line';
+  /** Stream offset of the line's first byte (the first hex digit). */
+  offset: number;
+  /** One past the last hex digit of the chunk-size. */
+  sizeEnd: number;
+  /** One past the chunk-ext: `sizeEnd` when there is none. */
+  extEnd: number;
+  /** One past the line's LF. */
+  end: number;
+  /** The chunk-size: a bigint, since up to 16 hex digits exceed Number.MAX_SAFE_INTEGER; 0n for the last chunk. */
+  size: bigint;
+}
+
 export type DecoderEvent<H> =
   | HeadEvent<H>
   | BodyEvent
   | TrailersEvent
-  /** The message is complete. */
-  | { type: 'end' }
+  | ChunkLineEvent
+  /** The message is complete; it ends at stream offset `offset` (one past its last byte). */
+  | { type: 'end'; offset: number }
   /** Nothing more is read: the connection closes, switched protocols, or the stream ended cleanly. Bytes from `offset` on are the caller's. */
   | { type: 'closed'; offset: number }
   /** From finish(): the stream ended inside a message. */
@@ -525,8 +549,8 @@ export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
  * next message skips what is left of the previous body (a reader still on it gets an error). An
  * invalid stream rejects the iteration, and errors the body being read, with the ParseError.
  */
-export function decodeStream(source: ByteSource, options?: DecoderOptions & { kind?: 'request' }): MessageStream<RequestHead>;
-export function decodeStream(source: ByteSource, options: DecoderOptions & { kind: 'response' }): ResponseStream;
+export function decodeStream(source: ByteSource, options?: Omit<DecoderOptions, 'chunkLines'> & { kind?: 'request' }): MessageStream<RequestHead>;
+export function decodeStream(source: ByteSource, options: Omit<DecoderOptions, 'chunkLines'> & { kind: 'response' }): ResponseStream;
 
 /** The stream ended inside a message (a head, a body or a trailer section). */
 export class IncompleteMessageError extends Error {

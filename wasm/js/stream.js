@@ -57,6 +57,8 @@ function checked(chunk) {
 export function decodeStream(source, options = {}) {
   if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
   const { kind = 'request', ...decoderOptions } = options;
+  // It hands out messages, not their framing: chunk lines are a Decoder option only.
+  if (decoderOptions.chunkLines !== undefined) throw new TypeError('unknown option chunkLines');
   const decoder = new Decoder(kind, decoderOptions);
   const input = reading(source);
   /** Events decoded and not yet handed on. */

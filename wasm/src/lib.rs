@@ -326,6 +326,14 @@ pub const EVENT_CLOSED: u32 = 5;
 pub const EVENT_INCOMPLETE: u32 = 6;
 /// An error, in the layout at `spans`; every later call returns it again.
 pub const EVENT_ERROR: u32 = 7;
+/// [`StreamDecoder::decode`], with chunk lines reported: a chunk line was consumed. The first
+/// words at `spans` are, in [`CHUNK_LINE_WORDS`] order, one past its LF in the piece, the
+/// lengths of its chunk-size digits, chunk-ext and line end, and its chunk-size's low and high
+/// 32 bits.
+pub const EVENT_CHUNK_LINE: u32 = 8;
+/// The words of an [`EVENT_CHUNK_LINE`]: `end`, `digits`, `ext_len`, `eol_len`, `size_low`,
+/// `size_high`.
+pub const CHUNK_LINE_WORDS: usize = 6;
 
 /// A connection's stream of requests or responses, over [`httpspan::stream::Decoder`].
 #[wasm_bindgen]
@@ -344,17 +352,20 @@ pub struct StreamDecoder {
 #[wasm_bindgen]
 impl StreamDecoder {
     /// A decoder for requests, or for responses if `response`, with [`limits_from`]`(limits)`
-    /// and a head buffer as large as those limits need.
+    /// and a head buffer as large as those limits need; it reports chunk lines
+    /// ([`EVENT_CHUNK_LINE`]) if `chunk_lines`.
     #[wasm_bindgen(constructor)]
-    pub fn new(response: bool, limits: &[f64]) -> StreamDecoder {
+    pub fn new(response: bool, limits: &[f64], chunk_lines: bool) -> StreamDecoder {
         let limits = limits_from(limits);
         let kind = match response {
             true => MessageKind::Response,
             false => MessageKind::Request,
         };
         let buf = vec![0u8; httpspan::stream::buffer_len(&limits)].into_boxed_slice();
+        let mut decoder = Decoder::with_slots(kind, buf, limits);
+        decoder.report_chunk_lines(chunk_lines);
         StreamDecoder {
-            decoder: Decoder::with_slots(kind, buf, limits),
+            decoder,
             input: Vec::new(),
             len: 0,
             used: 0,
@@ -434,6 +445,18 @@ impl StreamDecoder {
                 let section = self.decoder.trailer_bytes();
                 layout::write_trailers(&mut self.spans, self.decoder.trailers(), section);
                 EVENT_TRAILERS
+            }
+            Event::ChunkLine(line) => {
+                let words: [u32; CHUNK_LINE_WORDS] = [
+                    self.used as u32,
+                    line.digits.into(),
+                    line.ext_len,
+                    line.eol_len.into(),
+                    line.size as u32,
+                    (line.size >> 32) as u32,
+                ];
+                self.spans[..CHUNK_LINE_WORDS].copy_from_slice(&words);
+                EVENT_CHUNK_LINE
             }
             Event::MessageEnd => EVENT_MESSAGE_END,
             Event::NeedMore => EVENT_NEED_MORE,

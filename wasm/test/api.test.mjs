@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   Decoder, KNOWN_HEADERS, ParseError, RequestParser, ResponseParser, SPANS_LENGTH,
-  parseRequest, parseResponse,
+  decodeStream, parseRequest, parseResponse,
 } from '../pkg/node.js';
 
 const bytes = (s) => Uint8Array.from(s, (c) => c.charCodeAt(0));
@@ -251,12 +251,12 @@ test('the streaming decoder gives the same events however the stream is split', 
     { type: 'head', offset: 0, method: 'POST', target: '/a', length: 57 },
     { type: 'body', data: 'wikipedia', offset: 60 },
     { type: 'trailers', offset: 85, fields: [['Checksum', '9']] },
-    { type: 'end' },
+    { type: 'end', offset: 100 },
     { type: 'head', offset: 100, method: 'GET', target: '/b', length: 28 },
-    { type: 'end' },
+    { type: 'end', offset: 128 },
     { type: 'head', offset: 128, method: 'PUT', target: '/c', length: 47 },
     { type: 'body', data: 'xyz', offset: 175 },
-    { type: 'end' },
+    { type: 'end', offset: 178 },
     { type: 'closed', offset: 178 },
   ]);
   for (let cut = 1; cut < wire.length; cut++) {
@@ -266,6 +266,56 @@ test('the streaming decoder gives the same events however the stream is split', 
   }
   const bytewise = collect(new Decoder('request'), Array.from(wire, (b) => Uint8Array.of(b)));
   assert.deepEqual(bytewise, whole);
+});
+
+test('chunkLines: each chunk line in stream offsets, the same however the stream is split', () => {
+  const wire = bytes(PIPELINE);
+  const line = (offset, sizeEnd, extEnd, end, size) => ({ type: 'chunk-line', offset, sizeEnd, extEnd, end, size });
+  const whole = collect(new Decoder('request', { chunkLines: true }), [wire]);
+  assert.deepEqual(whole.slice(0, 8), [
+    { type: 'head', offset: 0, method: 'POST', target: '/a', length: 57 },
+    line(57, 58, 58, 60, 4n),
+    { type: 'body', data: 'wiki', offset: 60 },
+    // After the data's CRLF (64 to 66): `5`, `;ext=1`, CRLF.
+    line(66, 67, 73, 75, 5n),
+    { type: 'body', data: 'pedia', offset: 75 },
+    line(82, 83, 83, 85, 0n),
+    { type: 'trailers', offset: 85, fields: [['Checksum', '9']] },
+    { type: 'end', offset: 100 },
+  ]);
+  // Without the option the events are the same, less the lines (which keep the data's ranges apart).
+  const plain = collect(new Decoder('request'), [wire]);
+  const data = (events) => events.filter((e) => e.type === 'body').map((e) => e.data).join('');
+  const others = (events) => events.filter((e) => e.type !== 'body' && e.type !== 'chunk-line');
+  assert.deepEqual(others(whole), others(plain));
+  assert.equal(data(whole), data(plain));
+  // (After 'closed', a later push says 'closed' again: no empty last piece.)
+  for (let cut = 1; cut < wire.length; cut++) {
+    const split = collect(new Decoder('request', { chunkLines: true }), [wire.subarray(0, cut), wire.subarray(cut)]);
+    assert.deepEqual(split, whole, `split at ${cut}`);
+  }
+  const bytewise = collect(new Decoder('request', { chunkLines: true }), Array.from(wire, (b) => Uint8Array.of(b)));
+  assert.deepEqual(bytewise, whole);
+});
+
+test('chunkLines: bare LF line ends and chunk-sizes past 2^53', () => {
+  const head = 'POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n';
+  const wire = bytes(`${head}3\nabc\n0;x="a b"\n\n`);
+  const h = head.length;
+  const lenient = () => new Decoder('request', { chunkLines: true, lenient: { bareLf: true } });
+  const whole = collect(lenient(), [wire]);
+  assert.deepEqual(whole.filter((e) => e.type === 'chunk-line' || e.type === 'end'), [
+    { type: 'chunk-line', offset: h, sizeEnd: h + 1, extEnd: h + 1, end: h + 2, size: 3n },
+    { type: 'chunk-line', offset: h + 6, sizeEnd: h + 7, extEnd: h + 15, end: h + 16, size: 0n },
+    { type: 'end', offset: wire.length },
+  ]);
+  for (let cut = 0; cut <= wire.length; cut++) {
+    assert.deepEqual(collect(lenient(), [wire.subarray(0, cut), wire.subarray(cut)]), whole, `split at ${cut}`);
+  }
+  const huge = new Decoder('request', { chunkLines: true }).push(bytes(`${head}FFFFFFFFFFFFFFFF\r\nab`));
+  assert.deepEqual(huge.filter((e) => e.type === 'chunk-line').map((e) => e.size), [2n ** 64n - 1n]);
+  assert.throws(() => new Decoder('request', { chunkLines: 1 }), { name: 'TypeError', message: 'options.chunkLines must be a boolean' });
+  assert.throws(() => decodeStream(new ReadableStream(), { chunkLines: true }), { name: 'TypeError', message: 'unknown option chunkLines' });
 });
 
 test('body events are ranges of the pushed chunk, not copies', () => {

@@ -2,6 +2,7 @@
 
 use super::{Decoder, Event, MessageKind};
 use crate::*;
+use core::ops::Range;
 use std::format;
 use std::vec;
 use std::vec::Vec;
@@ -287,4 +288,215 @@ fn field_lines_past_the_limit_or_the_slots_fail() {
         Decoder::<_, 128>::with_slots(MessageKind::Request, vec![0; 1 << 16], limits);
     let (_, error) = events(&mut few_slots, &many_fields(129, 0));
     assert_eq!(error.unwrap().kind(), ErrorKind::TooManyFields);
+}
+
+/// What a decoder reporting chunk lines says about a stream, in stream offsets: each chunk
+/// line as `Line { start, size_end, ext_end, end, size }`, body data, trailer sections and
+/// message ends, and the error if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Framed {
+    Line {
+        start: u64,
+        size_end: u64,
+        ext_end: u64,
+        end: u64,
+        size: u64,
+    },
+    Body(Range<u64>),
+    Trailers(u64),
+    End(u64),
+    Error(ErrorKind, usize),
+}
+
+/// Feeds `pieces` (then the end of the stream) to a request decoder and collects what it
+/// framed, adjacent body ranges merged so that the pieces' boundaries do not show.
+fn framed<'a>(
+    limits: Limits,
+    lines: bool,
+    pieces: impl IntoIterator<Item = &'a [u8]>,
+) -> Vec<Framed> {
+    let mut decoder = Decoder::new(MessageKind::Request, vec![0; 1 << 16], limits);
+    decoder.report_chunk_lines(lines);
+    let mut out: Vec<Framed> = Vec::new();
+    let mut push = |framed: Framed| match (out.last_mut(), &framed) {
+        (Some(Framed::Body(last)), Framed::Body(next)) if last.end == next.start => {
+            last.end = next.end;
+        }
+        _ => out.push(framed),
+    };
+    for piece in pieces {
+        let mut input = piece;
+        loop {
+            let base = decoder.position();
+            let (used, event) = match decoder.decode(input) {
+                Ok(step) => step,
+                Err(e) => {
+                    push(Framed::Error(e.kind(), e.offset()));
+                    return out;
+                }
+            };
+            match event {
+                Event::ChunkLine(line) => {
+                    let end = base + used as u64;
+                    let start = end - line.line_len();
+                    let size_end = start + u64::from(line.digits);
+                    push(Framed::Line {
+                        start,
+                        size_end,
+                        ext_end: size_end + u64::from(line.ext_len),
+                        end,
+                        size: line.size,
+                    });
+                }
+                Event::Body(r) => push(Framed::Body(base + r.start as u64..base + r.end as u64)),
+                Event::Trailers => push(Framed::Trailers(decoder.trailer_offset())),
+                Event::MessageEnd => push(Framed::End(decoder.position())),
+                Event::NeedMore | Event::Closed => break,
+                _ => {}
+            }
+            input = &input[used..];
+        }
+    }
+    loop {
+        match decoder.finish() {
+            Ok(Event::MessageEnd) => push(Framed::End(decoder.position())),
+            Ok(_) => return out,
+            Err(e) => {
+                push(Framed::Error(e.kind(), e.offset()));
+                return out;
+            }
+        }
+    }
+}
+
+/// `stream` in one piece, in two at every split point, and a byte at a time: the same.
+fn framed_in_any_split(limits: Limits, stream: &[u8]) -> Vec<Framed> {
+    let whole = framed(limits, true, [stream]);
+    for at in 0..=stream.len() {
+        let (a, b) = stream.split_at(at);
+        assert_eq!(framed(limits, true, [a, b]), whole, "split at {at}");
+    }
+    let bytes = stream.chunks(1);
+    assert_eq!(framed(limits, true, bytes), whole, "byte by byte");
+    whole
+}
+
+fn line(start: u64, size_end: u64, ext_end: u64, end: u64, size: u64) -> Framed {
+    Framed::Line {
+        start,
+        size_end,
+        ext_end,
+        end,
+        size,
+    }
+}
+
+const CHUNKED_HEAD: &[u8] = b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n";
+
+#[test]
+fn chunk_lines_are_reported_in_stream_offsets_in_any_split() {
+    let h = CHUNKED_HEAD.len() as u64;
+    let body = b"5;a=\"x\\\"y\" ; b\r\nhello\r\n00a\r\n0123456789\r\n000;z=1\r\nT: 1\r\n\r\n";
+    let stream = [CHUNKED_HEAD, body, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"].concat();
+    assert_eq!(
+        framed_in_any_split(Limits::DEFAULT, &stream),
+        [
+            // `5`, then `;a="x\"y" ; b` (13 bytes), CRLF.
+            line(h, h + 1, h + 14, h + 16, 5),
+            Framed::Body(h + 16..h + 21),
+            // After the data's CRLF: `00a` CRLF.
+            line(h + 23, h + 26, h + 26, h + 28, 10),
+            Framed::Body(h + 28..h + 38),
+            // The last chunk, `000;z=1` CRLF, then the trailer section.
+            line(h + 40, h + 43, h + 47, h + 49, 0),
+            Framed::Trailers(h + 49),
+            Framed::End(h + 57),
+            Framed::End(stream.len() as u64),
+        ]
+    );
+}
+
+#[test]
+fn chunk_lines_with_bare_lf_and_an_empty_trailer_section() {
+    let mut limits = Limits::DEFAULT;
+    limits.lenient.bare_lf = true;
+    let h = CHUNKED_HEAD.len() as u64;
+    let stream = [CHUNKED_HEAD, b"3\nabc\n2 ;e\r\nde\r\n0\n\n"].concat();
+    assert_eq!(
+        framed_in_any_split(limits, &stream),
+        [
+            line(h, h + 1, h + 1, h + 2, 3),
+            Framed::Body(h + 2..h + 5),
+            // The data ended with a bare LF: the next line starts one byte after it.
+            line(h + 6, h + 7, h + 10, h + 12, 2),
+            Framed::Body(h + 12..h + 14),
+            line(h + 16, h + 17, h + 17, h + 18, 0),
+            // An empty trailer section: the message ends after its line end.
+            Framed::End(h + 19),
+        ]
+    );
+}
+
+#[test]
+fn chunk_lines_stop_at_an_error_and_the_data_is_the_same_without_them() {
+    let h = CHUNKED_HEAD.len() as u64;
+    let stream = [CHUNKED_HEAD, b"2\r\nab\r\n3;=x\r\nabc\r\n0\r\n\r\n"].concat();
+    let with = framed_in_any_split(Limits::DEFAULT, &stream);
+    assert_eq!(
+        with,
+        [
+            line(h, h + 1, h + 1, h + 3, 2),
+            Framed::Body(h + 3..h + 5),
+            Framed::Error(ErrorKind::InvalidChunkExtension, h as usize + 9),
+        ]
+    );
+    let without = framed(Limits::DEFAULT, false, [&stream[..]]);
+    let not_lines: Vec<Framed> = with
+        .into_iter()
+        .filter(|f| !matches!(f, Framed::Line { .. }))
+        .collect();
+    assert_eq!(without, not_lines);
+}
+
+/// Every line the decoder reports is one the default path decodes the same way: over the chunked
+/// bodies of the other tests with pieces of every size, the data, trailers, ends and errors are
+/// the same with and without lines, and the lines tile the body between the data.
+#[test]
+fn chunk_lines_tile_the_framing_between_the_data() {
+    let mut lenient = Limits::DEFAULT;
+    lenient.lenient.bare_lf = true;
+    let bodies: &[&[u8]] = &[
+        b"5;a=\"x\\\"y\" ; b\r\nhello\r\n00a\r\n0123456789\r\n000;z=1\r\nT: 1\r\n\r\n",
+        b"3\nabc\n2 ;e\r\nde\r\n0\n\n",
+        b"FFFFFFFFFFFFFFFF\r\nab",
+        b"1\r\nx\r\n0\r\nT: 1\r\nU: 2\r\n\r\n",
+    ];
+    for body in bodies {
+        let stream = [CHUNKED_HEAD, body].concat();
+        for step in 1..=stream.len() {
+            let with = framed(lenient, true, stream.chunks(step));
+            let without = framed(lenient, false, stream.chunks(step));
+            let others: Vec<Framed> = with
+                .iter()
+                .filter(|f| !matches!(f, Framed::Line { .. }))
+                .cloned()
+                .collect();
+            assert_eq!(others, without, "step {step}");
+            // Each line starts where the previous data and its line end left off.
+            let mut at = CHUNKED_HEAD.len() as u64;
+            for f in &with {
+                match f {
+                    Framed::Line { start, end, .. } => {
+                        assert!(*start >= at && *start <= at + 2, "step {step}: {f:?}");
+                        at = *end;
+                    }
+                    Framed::Body(r) => {
+                        assert_eq!(r.start, at, "step {step}");
+                        at = r.end;
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
 }

@@ -2,12 +2,14 @@
 // events (heads with spans, body data ranges, trailer sections, errors with offsets) are turned
 // into a class and an owning part for every byte, the field rows, and each message's semantics.
 //
-// The decoder decides; this module only labels. The one place it reads bytes on its own is the
-// framing of a chunked body (chunk-size lines, extensions, CRLFs), which the decoder validates
-// but reports only as data ranges: that lexer runs over bytes the decoder has already accepted.
+// The decoder decides; this module only labels. A chunked body's framing comes from the
+// decoder too: with `chunkLines` it reports each chunk line's parts (chunk-size, chunk-ext, line
+// end) in stream offsets, the data's line end is what lies between the data and the next line,
+// and the trailer section runs to the message's end offset.
 
 import { Decoder, KNOWN_HEADERS } from '@httpspan/wasm';
 import type {
+  ChunkLineEvent,
   DecoderEvent,
   DecoderOptions,
   Field,
@@ -180,6 +182,11 @@ export function decoderOptions(options: ParseOptions, inputLength: number): Deco
   return out;
 }
 
+/** The decoder `analyze` labels from: it also reports where each chunk line's parts are. */
+function labellingDecoder(options: ParseOptions, inputLength: number): Decoder {
+  return new Decoder(options.mode, { ...decoderOptions(options, inputLength), chunkLines: true });
+}
+
 const CR = 0x0d;
 const LF = 0x0a;
 const SP = 0x20;
@@ -216,7 +223,7 @@ function stepSession(bytes: Uint8Array, options: ParseOptions, piece: number, fe
   if (!session || !resumable || session.bytes !== bytes || session.key !== key || session.piece !== piece || session.fed > fed) {
     session?.decoder.free();
     // Methods queued for as many responses as the whole input can hold, so pushing more later needs none.
-    session = { bytes, key, piece, decoder: new Decoder(options.mode, decoderOptions(options, bytes.length)), fed: 0, log: [], stopped: false };
+    session = { bytes, key, piece, decoder: labellingDecoder(options, bytes.length), fed: 0, log: [], stopped: false };
   }
   const s = session;
   for (let start = s.fed; start < fed && !s.stopped; ) {
@@ -258,7 +265,7 @@ export function analyze(bytes: Uint8Array, options: ParseOptions, feed: Feed = {
   // Step mode (an open stream fed in pieces) keeps its decoder between forward steps: only the
   // new pieces are pushed, and the events so far are replayed into the labels.
   const session = finished ? null : stepSession(bytes, options, piece, fed);
-  const decoder = session?.decoder ?? new Decoder(options.mode, decoderOptions(options, fed));
+  const decoder = session?.decoder ?? labellingDecoder(options, fed);
   try {
     let current: MessageInfo | null = null;
     let bodyParts: Uint8Array[] = [];
@@ -300,9 +307,12 @@ export function analyze(bytes: Uint8Array, options: ParseOptions, feed: Feed = {
           }
           break;
         }
+        case 'chunk-line':
+          labels.chunkLine(current!, event);
+          break;
         case 'trailers':
           current!.trailerCount = event.fields.length;
-          labels.trailers(current!, event.offset, event.fields);
+          labels.trailers(event.offset, event.fields);
           events.push({
             type: 'trailers',
             offset: event.offset,
@@ -312,6 +322,8 @@ export function analyze(bytes: Uint8Array, options: ParseOptions, feed: Feed = {
           break;
         case 'end':
           current!.complete = true;
+          current!.end = event.offset;
+          labels.end(current!, event.offset);
           current!.body = concatBytes(bodyParts);
           events.push({ type: 'end', offset: null, at, text: `message ${current!.index + 1} complete` });
           break;
@@ -421,6 +433,20 @@ function closeReason(message: MessageInfo | undefined): string {
   return 'the stream ended';
 }
 
+/** Where a chunked body's labelling stands: its current chunk's part, from the chunk line on. */
+interface ChunkState {
+  message: number;
+  id: number;
+  /** 1-based number of the chunk. */
+  n: number;
+  /** Whether it is the last chunk (size 0). */
+  last: boolean;
+  /** One past the last byte labelled: the line, then the data, then the data's line end. */
+  dataEnd: number;
+  /** Where the chunk's data ends (its line's end for the last chunk). */
+  dataStop: number;
+}
+
 /** Builds the per-byte classes and owners, the parts and the field rows. */
 class Labeller {
   readonly classes: ByteClass[];
@@ -429,6 +455,10 @@ class Labeller {
   readonly fields: FieldRow[] = [];
   /** For each message with a (non-chunked) body, its body part. */
   private readonly bodyParts = new Map<number, number>();
+  /** The chunked body's current chunk, from its line on. */
+  private chunk: ChunkState | null = null;
+  /** A trailer section whose end comes with the message's end. */
+  private trailerSection: { offset: number; fields: Field[] } | null = null;
 
   constructor(
     private readonly bytes: Uint8Array,
@@ -611,8 +641,10 @@ class Labeller {
 
   body(message: MessageInfo, offset: number, length: number) {
     if (message.framing === 'chunked') {
-      // Data ranges only; the framing around them is lexed once the extent is known.
-      this.set(offset, offset + length, 'body', -2);
+      const chunk = this.chunk!;
+      chunk.dataEnd = offset + length;
+      this.parts[chunk.id].end = chunk.dataEnd;
+      this.set(offset, chunk.dataEnd, 'body', chunk.id);
     } else {
       let id = this.bodyParts.get(message.index) ?? -1;
       if (id < 0) {
@@ -632,95 +664,49 @@ class Labeller {
     }
   }
 
-  trailers(message: MessageInfo, offset: number, fields: Field[]) {
-    const end = this.lineEndOfSection(offset);
-    this.fieldLines(fields, {}, offset, offset, end, message.index, 'trailers');
+  /** A chunk line as the decoder reported it; the line end after the previous chunk's data is what lies before it. */
+  chunkLine(message: MessageInfo, line: ChunkLineEvent) {
+    const previous = this.chunk;
+    if (previous !== null && previous.message === message.index) this.dataLineEnd(previous, line.offset);
+    const n = previous !== null && previous.message === message.index ? previous.n + 1 : 1;
+    const last = line.size === 0n;
+    const id = this.part({
+      kind: 'chunk',
+      label: last
+        ? 'last chunk (size 0)'
+        : `chunk ${n}: size 0x${latin1Text(this.bytes.subarray(line.offset, line.sizeEnd))} = ${line.size} bytes`,
+      rfc: 'RFC 9112 7.1',
+      message: message.index,
+      field: -1,
+      start: line.offset,
+      end: line.end,
+    });
+    this.set(line.offset, line.sizeEnd, 'chunk-size', id);
+    this.set(line.sizeEnd, line.extEnd, 'chunk-ext', id);
+    this.set(line.extEnd, line.end, 'eol', id);
+    this.chunk = { message: message.index, id, n, last, dataEnd: line.end, dataStop: line.end + Number(line.size) };
   }
 
-  /** One past the empty line that ends a trailer section starting at `offset`. */
-  private lineEndOfSection(offset: number): number {
-    let at = offset;
-    while (at < this.fed) {
-      const next = this.lineEnd(at, this.fed);
-      if (next - at <= 2 && (this.bytes[at] === CR || this.bytes[at] === LF)) return next;
-      at = next;
+  /** The line end after a chunk's data, up to `next`, where the next chunk line starts. */
+  private dataLineEnd(chunk: ChunkState, next: number) {
+    this.set(chunk.dataEnd, next, 'eol', chunk.id);
+    this.parts[chunk.id].end = next;
+    chunk.dataEnd = next;
+  }
+
+  trailers(offset: number, fields: Field[]) {
+    this.trailerSection = { offset, fields };
+  }
+
+  /** The message ends at `end`: a trailer section, or the last chunk's empty one, runs up to it. */
+  end(message: MessageInfo, end: number) {
+    const section = this.trailerSection;
+    this.trailerSection = null;
+    if (section !== null) {
+      this.fieldLines(section.fields, {}, section.offset, section.offset, end, message.index, 'trailers');
+    } else if (this.chunk?.message === message.index && this.chunk.last) {
+      this.dataLineEnd(this.chunk, end);
     }
-    return at;
-  }
-
-  /**
-   * Chunk framing of a chunked body that starts at `start`: chunk-size, extensions and CRLFs
-   * between the data ranges the decoder reported (labelled -2 by `body`). Returns where the
-   * lexing stopped: the end of the message (after the trailer section), or `limit`.
-   */
-  private chunks(message: MessageInfo, start: number, limit: number): number {
-    let at = start;
-    let n = 0;
-    while (at < limit) {
-      // chunk-size [ chunk-ext ] CRLF
-      const lineEnd = this.lineEnd(at, limit);
-      let sizeEnd = at;
-      while (sizeEnd < lineEnd && isHex(this.bytes[sizeEnd])) sizeEnd++;
-      const size = parseInt(latin1Text(this.bytes.subarray(at, sizeEnd)) || '0', 16);
-      let dataStart = lineEnd;
-      let dataEnd = dataStart;
-      while (dataEnd < limit && this.owners[dataEnd] === -2) dataEnd++;
-      const complete = this.bytes[lineEnd - 1] === LF;
-      const last = complete && sizeEnd > at && size === 0;
-      let stop = dataEnd;
-      if (!last && dataEnd > dataStart && dataEnd - dataStart === size) {
-        stop = Math.min(this.lineEnd(dataEnd, limit), dataEnd + 2, limit);
-        // Only a CRLF follows the data.
-        if (stop > dataEnd && this.bytes[dataEnd] !== CR && this.bytes[dataEnd] !== LF) stop = dataEnd;
-      }
-      const id = this.part({
-        kind: 'chunk',
-        label: last ? 'last chunk (size 0)' : `chunk ${n + 1}: size 0x${latin1Text(this.bytes.subarray(at, sizeEnd))} = ${size} bytes`,
-        rfc: 'RFC 9112 7.1',
-        message: message.index,
-        field: -1,
-        start: at,
-        end: last ? lineEnd : stop,
-      });
-      this.set(at, sizeEnd, 'chunk-size', id);
-      let extStart = sizeEnd;
-      while (extStart < lineEnd && (this.bytes[extStart] === SP || this.bytes[extStart] === HTAB)) extStart++;
-      const lineContentEnd = trimLineEnd(this.bytes, at, lineEnd);
-      if (this.bytes[extStart] === 0x3b) {
-        this.fill(sizeEnd, extStart, id, false);
-        this.set(extStart, lineContentEnd, 'chunk-ext', id);
-        this.fill(lineContentEnd, lineEnd, id, false);
-      } else {
-        this.fill(sizeEnd, lineEnd, id, false);
-        // Bytes of an unfinished or failed line that are not the size stay pending.
-        for (let i = sizeEnd; i < lineEnd; i++) if (this.classes[i] === 'pending') this.owners[i] = id;
-      }
-      if (!complete) return lineEnd;
-      if (last) {
-        const trailerEnd = this.lineEndOfSection(lineEnd);
-        // Trailer fields were labelled from the decoder's event; the final empty line too.
-        for (let i = lineEnd; i < trailerEnd; i++) {
-          if (this.owners[i] === -1) {
-            this.owners[i] = id;
-            if (this.bytes[i] === CR || this.bytes[i] === LF) this.classes[i] = 'eol';
-          }
-        }
-        if (trailerEnd > lineEnd && this.parts[id].end < trailerEnd && !this.hasTrailerParts(message)) {
-          this.parts[id].end = trailerEnd;
-        }
-        return trailerEnd;
-      }
-      for (let i = dataStart; i < dataEnd; i++) this.owners[i] = id;
-      this.fill(dataEnd, stop, id, false);
-      if (stop === dataEnd) return stop;
-      at = stop;
-      n++;
-    }
-    return at;
-  }
-
-  private hasTrailerParts(message: MessageInfo): boolean {
-    return this.parts.some((p) => p.kind === 'trailer' && p.message === message.index);
   }
 
   finish(
@@ -730,19 +716,30 @@ class Labeller {
     position: number,
     resumeOffset: number,
   ) {
-    const limit = error !== null ? Math.min(error.offset, this.fed) : Math.min(position, this.fed);
-    // Message extents: each starts where its head does; ends are known from framing.
-    messages.forEach((message, i) => {
-      const headEnd = message.start + message.headLen;
-      const next = messages[i + 1]?.start ?? null;
-      if (message.framing === 'chunked') {
-        const stop = this.chunks(message, headEnd, next ?? (error !== null ? limit + 1 : limit));
-        if (message.complete) message.end = stop;
-      } else if (message.complete) {
-        const body = this.parts.find((p) => p.kind === 'body' && p.message === message.index);
-        message.end = body?.end ?? headEnd;
+    // A chunked body cut short: the framing after the last line or data the decoder reported
+    // (the data's line end, a chunk line or a trailer section) is being read.
+    const open = messages.at(-1);
+    if (open !== undefined && !open.complete && open.framing === 'chunked') {
+      const chunk = this.chunk?.message === open.index ? this.chunk : null;
+      const from = chunk?.dataEnd ?? open.start + open.headLen;
+      const to = Math.min(error !== null ? error.offset + 1 : position, this.fed);
+      // Inside a chunk's data there is no framing to read (an error there is the body limit's).
+      const inData = chunk !== null && chunk.dataEnd < chunk.dataStop;
+      if (from < to && !inData) {
+        const trailers = chunk?.last ?? false;
+        const what = trailers ? 'trailer section' : 'chunk framing';
+        const id = this.part({
+          kind: 'pending',
+          label: error !== null ? `the ${what} the error is in` : `${what} being read: parsed when its line end arrives`,
+          rfc: trailers ? 'RFC 9112 7.1.2' : 'RFC 9112 7.1',
+          message: open.index,
+          field: -1,
+          start: from,
+          end: to,
+        });
+        this.set(from, to, 'pending', id);
       }
-    });
+    }
     // Bytes of a message whose head did not complete: accepted lines, then the pending line.
     const lastEnd = messages.length === 0 ? 0 : (messages.at(-1)!.end ?? null);
     if (lastEnd !== null && lastEnd < this.fed && closedAt === null) {
@@ -807,16 +804,11 @@ class Labeller {
         this.owners[i] = -1;
       }
     }
-    for (let i = 0; i < this.owners.length; i++) if (this.owners[i] === -2) this.owners[i] = -1;
   }
 }
 
 function abs(base: number, span: Span): Span {
   return { offset: base + span.offset, length: span.length };
-}
-
-function isHex(b: number): boolean {
-  return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
 }
 
 /** One past the last byte of a line before its CRLF or LF. */

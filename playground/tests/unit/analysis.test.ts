@@ -106,6 +106,45 @@ test('chunked: sizes, extensions, data, trailers', () => {
   expect([...a.owners].every((o) => o >= 0)).toBe(true);
 });
 
+test('chunk framing comes from the decoder: bare LF, whitespace before an extension, an empty trailer section', () => {
+  const head = 'POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n';
+  const input = bytes(head + '3 ;x="a b"\nabc\n0\n\n');
+  const a = analyze(input, { ...REQ, lenient: ['bareLf'] });
+  expect(a.status).toBe('complete');
+  expect(runs(a, 'chunk-size')).toEqual(['3', '0']);
+  // The grammar's BWS before ";" is part of the chunk-ext.
+  expect(runs(a, 'chunk-ext')).toEqual([' ;x="a b"']);
+  expect(runs(a, 'body')).toEqual(['abc']);
+  const h = head.length;
+  // The line end after the data is chunk 1's; the last chunk owns its line and the empty trailer section.
+  const labels = (from: number, to: number) => [...a.owners.slice(from, to)].map((o) => a.parts[o].label);
+  expect(labels(h + 14, h + 15)).toEqual(['chunk 1: size 0x3 = 3 bytes']);
+  expect(labels(h + 15, h + 18)).toEqual(Array(3).fill('last chunk (size 0)'));
+  expect(a.classes.slice(h + 14)).toEqual(['eol', 'chunk-size', 'eol', 'eol']);
+  expect(a.messages[0].end).toBe(input.length);
+});
+
+test('a chunk line cut short is pending; an error in one is in the framing part', () => {
+  const head = 'POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n';
+  const h = head.length;
+  const input = bytes(head + '2\r\nab\r\n5;a\r\nhello\r\n0\r\n\r\n');
+  const cut = analyze(input, REQ, { fed: h + 11, piece: 1, finish: false });
+  expect(cut.status).toBe('partial');
+  // After chunk 1 ("2\r\nab"), its line end and "5;a" are the framing being read.
+  const pending = cut.parts[cut.owners[h + 5]];
+  expect([pending.label, pending.start, pending.end]).toEqual(['chunk framing being read: parsed when its line end arrives', h + 5, h + 11]);
+  expect(cut.classes.slice(h + 5, h + 11).every((c) => c === 'pending')).toBe(true);
+  const whole = analyze(input, REQ);
+  expect(whole.classes.slice(h + 5, h + 11)).toEqual(['eol', 'eol', 'chunk-size', 'chunk-ext', 'chunk-ext', 'eol']);
+
+  const bad = analyze(bytes(head + '2\r\nab\r\n5;=\r\nhello\r\n0\r\n\r\n'), REQ);
+  expect(bad.error?.code).toBe('invalid_chunk_extension');
+  expect(bad.error?.offset).toBe(h + 9);
+  const failed = bad.parts[bad.owners[h + 9]];
+  expect([failed.label, failed.start, failed.end]).toEqual(['the chunk framing the error is in', h + 5, h + 10]);
+  expect(bad.classes.slice(h + 10).every((c) => c === 'unread')).toBe(true);
+});
+
 test('pipelined messages each have their extent', () => {
   const one = 'GET /1 HTTP/1.1\r\nHost: a\r\n\r\n';
   const two = 'POST /2 HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n\r\n';

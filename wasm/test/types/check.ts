@@ -106,6 +106,17 @@ for (const event of decoder.push(bytes)) {
     console.log(event.error.code);
   }
 }
+const framing = new Decoder('request', { chunkLines: true });
+for (const event of framing.push(bytes)) {
+  if (event.type === 'chunk-line') {
+    const size: bigint = event.size;
+    const parts: number[] = [event.offset, event.sizeEnd, event.extEnd, event.end];
+    console.log(size === 0n ? 'last chunk' : size, parts);
+  } else if (event.type === 'end') {
+    const end: number = event.offset;
+    console.log(end);
+  }
+}
 const responseDecoder = new Decoder('response', { requestMethods: ['GET'] });
 for (const event of responseDecoder.finish()) {
   if (event.type === 'head') console.log(event.head.status);

@@ -1,6 +1,6 @@
 // Misuse that must not type-check: types.test.mjs compiles this file and expects an error on
 // exactly the lines that end with a must-fail comment, and on no other line.
-import { RequestParser, parseRequest, parseResponse, toRequest, toResponse } from '../../pkg/index.js';
+import { Decoder, RequestParser, decodeStream, parseRequest, parseResponse, toRequest, toResponse } from '../../pkg/index.js';
 
 declare const bytes: Uint8Array;
 const view = new RequestParser().parse(bytes);
@@ -18,3 +18,11 @@ if (result.state === 'complete') {
   const code: 400 = result.error; // must fail: a complete head has no error
   console.log(code);
 }
+for (const event of new Decoder('request', { chunkLines: true }).push(bytes)) {
+  if (event.type === 'chunk-line') {
+    const size: number = event.size; // must fail: a chunk-size may exceed 2^53, so it is a bigint
+    console.log(size);
+  }
+}
+declare const source: Parameters<typeof decodeStream>[0];
+decodeStream(source, { chunkLines: true }); // must fail: chunk lines are a Decoder option

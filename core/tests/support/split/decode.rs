@@ -37,11 +37,17 @@ pub struct HeadInfo {
     pub interim: bool,
 }
 
-/// One message: its head, its body bytes joined, its trailers, whether it ended.
+/// A chunk line in stream offsets: its first byte, the lengths of its digits, chunk-ext and
+/// line end, and its chunk-size.
+pub type LineInfo = (u64, u8, u32, u8, u64);
+
+/// One message: its head, its body bytes joined, its chunk lines (when reported), its trailers,
+/// whether it ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Msg {
     pub head: HeadInfo,
     pub body: B,
+    pub chunk_lines: Vec<LineInfo>,
     pub trailers: Option<(u64, Vec<FieldInfo>)>,
     pub ended: bool,
 }
@@ -130,6 +136,17 @@ pub fn decode_trace(
     input: &[u8],
     cuts: &[usize],
 ) -> Result<Trace, String> {
+    decode_trace_reporting(setup, methods, input, cuts, false)
+}
+
+/// [`decode_trace`], with chunk lines reported and recorded if `lines`.
+pub fn decode_trace_reporting(
+    setup: &Setup,
+    methods: &[Vec<u8>],
+    input: &[u8],
+    cuts: &[usize],
+    lines: bool,
+) -> Result<Trace, String> {
     let Setup {
         kind,
         limits,
@@ -137,6 +154,7 @@ pub fn decode_trace(
     } = *setup;
     let buf = vec![0u8; buf_len.unwrap_or(buffer_len(&limits))];
     let mut decoder = Decoder::new(kind, buf, limits);
+    decoder.report_chunk_lines(lines);
     let method_for = |n: usize| methods.get(n).map_or(&b"GET"[..], |m| &m[..]);
     let mut finals = 0;
     decoder.set_request_method(method_for(0));
@@ -179,6 +197,7 @@ pub fn decode_trace(
                     msgs.push(Msg {
                         head: capture_head(&decoder),
                         body: B(Vec::new()),
+                        chunk_lines: Vec::new(),
                         trailers: None,
                         ended: false,
                     });
@@ -189,6 +208,23 @@ pub fn decode_trace(
                     }
                     let msg = open.ok_or("body outside a message")?;
                     msg.body.0.extend_from_slice(&rest[range]);
+                }
+                Event::ChunkLine(line) => {
+                    let msg = open.ok_or("a chunk line outside a message")?;
+                    if !lines || msg.head.framing != Framing::Chunked {
+                        return Err(format!("{line:?} not asked for, or not in a chunked body"));
+                    }
+                    let end = decoder.position();
+                    let start = end
+                        .checked_sub(line.line_len())
+                        .ok_or("a chunk line longer than the stream")?;
+                    msg.chunk_lines.push((
+                        start,
+                        line.digits,
+                        line.ext_len,
+                        line.eol_len,
+                        line.size,
+                    ));
                 }
                 Event::Trailers => {
                     let msg = open.ok_or("trailers outside a message")?;
@@ -294,35 +330,53 @@ pub fn split_invariant_trace(
     let fail =
         |how: &str, e: String| TestCaseError::fail(format!("{how}: {e}\ninput: {}", escape(input)));
     let whole = decode_trace(setup, methods, input, &[]).map_err(|e| fail("whole", e))?;
+    // With chunk lines reported, the rest of the trace is the same.
+    let whole_lines = decode_trace_reporting(setup, methods, input, &[], true)
+        .map_err(|e| fail("whole, with lines", e))?;
+    let mut without_lines = whole_lines.clone();
+    without_lines
+        .msgs
+        .iter_mut()
+        .for_each(|m| m.chunk_lines.clear());
+    prop_assert_eq!(
+        &without_lines,
+        &whole,
+        "lines change the trace of {}",
+        escape(input)
+    );
     let bytewise: Vec<usize> = (1..input.len()).collect();
     let mut cuttings: Vec<Vec<usize>> = cuttings
         .iter()
         .map(|c| cut_points(c, input.len()))
         .collect();
     cuttings.push(bytewise);
-    let (whole_cmp, whole_partial) = comparable(&whole);
-    for cuts in &cuttings {
-        let split = decode_trace(setup, methods, input, cuts)
-            .map_err(|e| fail(&format!("cut at {cuts:?}"), e))?;
-        let (split_cmp, split_partial) = comparable(&split);
-        prop_assert_eq!(
-            &split_cmp,
-            &whole_cmp,
-            "cut at {:?} differs from all at once; input {}, {:?}",
-            cuts,
-            escape(input),
-            setup
-        );
-        let (a, b) = (&split_partial.0, &whole_partial.0);
-        let n = a.len().min(b.len());
-        prop_assert_eq!(
-            &a[..n],
-            &b[..n],
-            "body bytes before the error differ; cut at {:?}, input {}, {:?}",
-            cuts,
-            escape(input),
-            setup
-        );
+    // Every cutting is fed both ways: plain, and reporting chunk lines.
+    for (lines, expected) in [(false, &whole), (true, &whole_lines)] {
+        let (whole_cmp, whole_partial) = comparable(expected);
+        for cuts in &cuttings {
+            let split = decode_trace_reporting(setup, methods, input, cuts, lines)
+                .map_err(|e| fail(&format!("cut at {cuts:?}, lines {lines}"), e))?;
+            let (split_cmp, split_partial) = comparable(&split);
+            prop_assert_eq!(
+                &split_cmp,
+                &whole_cmp,
+                "cut at {:?} (lines {}) differs from all at once; input {}, {:?}",
+                cuts,
+                lines,
+                escape(input),
+                setup
+            );
+            let (a, b) = (&split_partial.0, &whole_partial.0);
+            let n = a.len().min(b.len());
+            prop_assert_eq!(
+                &a[..n],
+                &b[..n],
+                "body bytes before the error differ; cut at {:?}, input {}, {:?}",
+                cuts,
+                escape(input),
+                setup
+            );
+        }
     }
     Ok(whole)
 }

@@ -9,7 +9,7 @@ use httpspan::{Framing, Span, Version};
 use proptest::collection::vec;
 use proptest::prelude::*;
 
-use super::decode::{End, FieldInfo, HeadInfo, Msg, Trace};
+use super::decode::{End, FieldInfo, HeadInfo, LineInfo, Msg, Trace};
 use super::generator::{
     request_spec, response_spec, BodySpec, ChunkedSpec, ConnSpec, ExtSpec, FieldSpec, InterimSpec,
     ReqSpec, ResSpec,
@@ -85,6 +85,8 @@ pub fn render_exts(out: &mut Vec<u8>, exts: &[ExtSpec]) {
 /// with its fields.
 pub struct RenderedChunked {
     pub data: Vec<u8>,
+    /// Each chunk line, the last chunk's too, as the decoder reports it.
+    pub lines: Vec<LineInfo>,
     pub body: Range<usize>,
     pub trailer_section: Range<usize>,
     pub trailers: Vec<FieldInfo>,
@@ -93,21 +95,33 @@ pub struct RenderedChunked {
 pub fn render_chunked(out: &mut Vec<u8>, spec: &ChunkedSpec) -> RenderedChunked {
     let start = out.len();
     let mut data = Vec::new();
-    for c in &spec.chunks {
-        let size = match c.upper {
-            true => format!("{}{:X}", "0".repeat(c.zeros), c.data.0.len()),
-            false => format!("{}{:x}", "0".repeat(c.zeros), c.data.0.len()),
-        };
-        out.extend_from_slice(size.as_bytes());
-        render_exts(out, &c.exts);
+    let mut lines = Vec::new();
+    let mut line = |out: &mut Vec<u8>, size: usize, digits: &str, exts: &[ExtSpec]| {
+        let line_start = out.len();
+        out.extend_from_slice(digits.as_bytes());
+        render_exts(out, exts);
+        let ext_len = out.len() - line_start - digits.len();
         out.extend_from_slice(b"\r\n");
+        lines.push((
+            line_start as u64,
+            digits.len() as u8,
+            ext_len as u32,
+            2,
+            size as u64,
+        ));
+    };
+    for c in &spec.chunks {
+        let size = c.data.0.len();
+        let digits = match c.upper {
+            true => format!("{}{size:X}", "0".repeat(c.zeros)),
+            false => format!("{}{size:x}", "0".repeat(c.zeros)),
+        };
+        line(out, size, &digits, &c.exts);
         out.extend_from_slice(&c.data.0);
         out.extend_from_slice(b"\r\n");
         data.extend_from_slice(&c.data.0);
     }
-    out.extend_from_slice("0".repeat(spec.last_zeros).as_bytes());
-    render_exts(out, &spec.last_exts);
-    out.extend_from_slice(b"\r\n");
+    line(out, 0, &"0".repeat(spec.last_zeros), &spec.last_exts);
     let section = out.len();
     let trailers = spec
         .trailers
@@ -117,6 +131,7 @@ pub fn render_chunked(out: &mut Vec<u8>, spec: &ChunkedSpec) -> RenderedChunked 
     out.extend_from_slice(b"\r\n");
     RenderedChunked {
         data,
+        lines,
         body: start..out.len(),
         trailer_section: section..out.len(),
         trailers,
@@ -301,6 +316,7 @@ pub fn render_request(out: &mut Vec<u8>, spec: &ReqSpec) -> Rendered {
         msg: Msg {
             head,
             body: B(data),
+            chunk_lines: Vec::new(),
             trailers,
             ended: true,
         },
@@ -351,6 +367,7 @@ pub fn render_interim(out: &mut Vec<u8>, spec: &InterimSpec) -> Rendered {
                 interim: true,
             },
             body: B(Vec::new()),
+            chunk_lines: Vec::new(),
             trailers: None,
             ended: true,
         },
@@ -437,6 +454,7 @@ pub fn render_response(out: &mut Vec<u8>, spec: &ResSpec) -> Rendered {
                 interim: false,
             },
             body: B(data),
+            chunk_lines: Vec::new(),
             trailers,
             ended: true,
         },
