@@ -53,6 +53,12 @@ fn parsed_request(
 ) -> (Result<Status, Error>, std::string::String) {
     let mut req = Request::with_limits(limits);
     let result = parse(&mut req, buf);
+    let described = request_described(&req, &result);
+    (result, described)
+}
+
+/// Everything `req`, which gave `result`, tells (see `described`).
+fn request_described(req: &Request, result: &Result<Status, Error>) -> std::string::String {
     let facts = (req.method(), req.target(), req.version(), req.framing());
     let facts = (
         facts,
@@ -61,8 +67,7 @@ fn parsed_request(
         req.keep_alive(),
         req.known_bitmap(),
     );
-    let described = described(&result, req.fields(), facts, |k| req.value(k));
-    (result, described)
+    described(result, req.fields(), facts, |k| req.value(k))
 }
 
 /// A response parsed with `limits` and `parse`, as [`parsed_request`].

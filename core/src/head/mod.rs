@@ -106,7 +106,8 @@ pub(crate) struct Head<const N: usize> {
 }
 
 /// A call of [`Head::parse`], to run with the backend's engine. `FAST` off leaves every line
-/// to the precise path, which tests compare the fast paths with.
+/// to the precise path, and a head that ends in the first block of a longer buffer to the
+/// whole-block walk: what tests compare the fast paths and the small-head copy with.
 struct ParseTask<'a, const N: usize, S, const FAST: bool> {
     head: &'a mut Head<N>,
     buf: &'a [u8],
@@ -118,7 +119,26 @@ impl<const N: usize, S: StartLine, const FAST: bool> WithEngine for ParseTask<'_
 
     #[inline(always)]
     fn run<E: Engine>(self, engine: E) -> Self::Output {
-        let blocks = FieldBlocks::new(engine, self.buf);
+        // In a buffer of a block or more (shorter ones went to `run_small`), a head parsed from
+        // the start: its first block is classified now rather than at the walk's first search.
+        // If the head's empty line lies in it (a short head followed by its body or the next
+        // message), the small-head copy takes the head with the block's masks; otherwise the
+        // walk goes on here with the block cached, and the next one classified ahead.
+        let mut blocks = FieldBlocks::new(engine, self.buf);
+        if E::SMALL_COPY && FAST && self.head.line_start == 0 {
+            blocks = FieldBlocks::first_block(engine, self.buf);
+            if let Some(end) = blocks.empty_line_end_in_first() {
+                // A tail call: nothing of the walk lives across it.
+                return engine.small_copy(SmallHead::<N, S, FAST> {
+                    head: self.head,
+                    buf: self.buf,
+                    end,
+                    start: self.start,
+                    masks: blocks.first_masks_to(end),
+                });
+            }
+            blocks.classify_ahead();
+        }
         self.head
             .parse_with::<S, E, FAST>(self.buf, self.start, blocks)
     }
@@ -137,6 +157,51 @@ impl<const N: usize, S: StartLine, const FAST: bool> WithEngine for ParseTask<'_
         // is a shift of its masks, with no test for a block to load.
         let blocks = FieldBlocks::whole(scan::WholeBuffer(engine), buf);
         self.head.parse_with::<S, _, FAST>(buf, self.start, blocks)
+    }
+}
+
+/// A buffer of a block or more whose head ends in its first block, at `end` (see
+/// `ParseTask::run`), for the small-head copy: it parses the head's bytes with the masks of
+/// that block. A prefix that holds the whole head parses as the whole buffer does.
+struct SmallHead<'a, const N: usize, S, const FAST: bool> {
+    head: &'a mut Head<N>,
+    buf: &'a [u8],
+    end: usize,
+    start: &'a mut S,
+    masks: [u64; 2],
+}
+
+impl<const N: usize, S: StartLine, const FAST: bool> WithEngine for SmallHead<'_, N, S, FAST> {
+    type Output = Result<Status, Error>;
+
+    #[inline(always)]
+    fn run<E: Engine>(self, engine: E) -> Self::Output {
+        self.run_small(engine)
+    }
+
+    #[inline(always)]
+    fn small_input(&self) -> bool {
+        true
+    }
+
+    #[inline(always)]
+    fn run_small<E: Engine>(self, engine: E) -> Self::Output {
+        // A no-op for the head `ParseTask::run` found; it tells the compiler the length's bound.
+        let buf = &self.buf[..self.end.min(scan::BLOCK - 1)];
+        let blocks = FieldBlocks::whole_classified(scan::WholeBuffer(engine), buf, self.masks);
+        match self.head.parse_with::<S, _, FAST>(buf, self.start, blocks) {
+            // The CR LF CR LF were empty lines before a request-line, which the parse has
+            // moved past: the rest of the head is the whole-block walk's.
+            Ok(Status::Partial) => {
+                debug_assert!(self.head.line_start != 0);
+                engine.whole_copy(ParseTask::<N, S, FAST> {
+                    head: self.head,
+                    buf: self.buf,
+                    start: self.start,
+                })
+            }
+            done => done,
+        }
     }
 }
 
@@ -232,7 +297,7 @@ impl<const N: usize> Head<N> {
     }
 
     /// [`parse`](Self::parse) without the shortcut, with the backend in use; `FAST` off leaves
-    /// every line to the precise path. Not inlined, so that the shortcut's caller does not pay
+    /// every line to the precise path (see `ParseTask`). Not inlined, so that the shortcut's caller does not pay
     /// for this function's stack frame.
     #[inline(never)]
     fn parse_with_selected<S: StartLine, const FAST: bool>(
@@ -247,8 +312,9 @@ impl<const N: usize> Head<N> {
         })
     }
 
-    /// [`parse`](Self::parse) with every line through the precise path: what the fast paths
-    /// must agree with.
+    /// [`parse`](Self::parse) with every line through the precise path, and a head that ends in
+    /// the first block of a longer buffer through the whole-block walk: what the fast paths and
+    /// the small-head copy must agree with.
     #[cfg(test)]
     pub(crate) fn parse_precise<S: StartLine>(
         &mut self,
@@ -267,8 +333,9 @@ impl<const N: usize> Head<N> {
         start: &mut S,
         mut blocks: FieldBlocks<'_, E>,
     ) -> Result<Status, Error> {
-        // Stage 1, lazily: the cursor classifies blocks as the walk below reaches them (a head
-        // under one block it has classified already; see `run_small`).
+        // Stage 1, lazily: the cursor classifies blocks as the walk below reaches them (the
+        // first block, or a whole head under one block, it may have classified already; see
+        // `ParseTask`).
         let engine = blocks.engine();
         // The phases in their order, each falling through to the next: a phase a line moves on
         // from is left with `self.phase` just written, so the compiler knows the next test's

@@ -143,6 +143,20 @@ pub(crate) trait Engine: Copy {
     /// walk (see `scan::blocks`): where the head engine is compiled per backend (x86_64). The
     /// wasm module's single copy of the walk gains nothing from it but size.
     const CLASSIFIES_AHEAD: bool = false;
+    /// Whether the engine has a small-head copy of its own, compiled apart from the walk over
+    /// whole blocks ([`small_copy`](Self::small_copy)): where the head engine is compiled per
+    /// backend (x86_64).
+    const SMALL_COPY: bool = false;
+    /// Runs `task` in the engine's small-head copy ([`WithEngine::run_small`]).
+    #[inline(always)]
+    fn small_copy<T: WithEngine>(self, task: T) -> T::Output {
+        task.run_small(self)
+    }
+    /// Runs `task` in the engine's copy of the walk over whole blocks ([`WithEngine::run`]).
+    #[inline(always)]
+    fn whole_copy<T: WithEngine>(self, task: T) -> T::Output {
+        task.run(self)
+    }
     /// The length of the leading run of `bytes` inside `class`: a search of an engine that
     /// [`SEARCHES`](Self::SEARCHES), and the run kernels of the precise path on every engine. A
     /// byte at a time through the class table unless the engine has a faster kernel.

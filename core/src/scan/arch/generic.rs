@@ -141,21 +141,15 @@ pub(crate) unsafe fn classify<W: Vector, N: Vector, const K: usize>(
         }
     }
     if len >= 64 {
+        // A whole block from `at`, or the 64 bytes that end the buffer, shifted down to `at`;
+        // the whole block, the common case, needs no shift.
         let start = if left >= 64 { at } else { len - 64 };
-        // SAFETY: the caller guarantees the feature.
-        let set = unsafe { ClassSet::<W, K>::new(classes.tables) };
-        let mut k = 0;
-        while k < 64 {
-            // SAFETY: start + 64 <= len, so the load is inside `bytes`; the caller guarantees
-            // the feature.
-            let outside = unsafe { set.outside(W::load_unaligned(ptr.add(start + k))) };
-            for (mask, outside) in masks.iter_mut().zip(outside) {
-                *mask |= outside << k;
+        // SAFETY: start + 64 <= len; the caller guarantees the feature.
+        masks = unsafe { classify_block::<W, K>(bytes, start, classes) };
+        if left < 64 {
+            for mask in &mut masks {
+                *mask = *mask >> (at - start) | past_end;
             }
-            k += W::BYTES;
-        }
-        for mask in &mut masks {
-            *mask = *mask >> (at - start) | past_end;
         }
     } else if len >= W::BYTES {
         // SAFETY: the length is checked; the caller guarantees the feature.
@@ -165,6 +159,33 @@ pub(crate) unsafe fn classify<W: Vector, N: Vector, const K: usize>(
         masks = unsafe { classify_short::<N, K>(bytes, at, classes) };
     } else {
         masks = Scalar::classify(bytes, at, classes.classes);
+    }
+    masks
+}
+
+/// The masks of the 64 bytes at `start`, all inside `bytes`.
+///
+/// # Safety
+/// The CPU supports the feature of `V`, and `start + 64 <= bytes.len()`.
+#[inline(always)]
+unsafe fn classify_block<V: Vector, const K: usize>(
+    bytes: &[u8],
+    start: usize,
+    classes: &Classes<K>,
+) -> [u64; K] {
+    debug_assert!(start + 64 <= bytes.len());
+    // SAFETY: the caller guarantees the feature.
+    let set = unsafe { ClassSet::<V, K>::new(classes.tables) };
+    let mut masks = [0u64; K];
+    let mut k = 0;
+    while k < 64 {
+        // SAFETY: start + 64 <= len, so the load is inside `bytes`; the caller guarantees the
+        // feature.
+        let outside = unsafe { set.outside(V::load_unaligned(bytes.as_ptr().add(start + k))) };
+        for (mask, outside) in masks.iter_mut().zip(outside) {
+            *mask |= outside << k;
+        }
+        k += V::BYTES;
     }
     masks
 }
@@ -470,6 +491,19 @@ macro_rules! engine {
         // their constants are loaded once per parse instead of once per line.
         impl $crate::scan::Engine for Engine {
             const CLASSIFIES_AHEAD: bool = true;
+            const SMALL_COPY: bool = true;
+
+            #[inline(always)]
+            fn small_copy<T: $crate::scan::WithEngine>(self, task: T) -> T::Output {
+                // SAFETY: the Engine invariant: the CPU has the feature.
+                unsafe { run_small(task) }
+            }
+
+            #[inline(always)]
+            fn whole_copy<T: $crate::scan::WithEngine>(self, task: T) -> T::Output {
+                // SAFETY: the Engine invariant: the CPU has the feature.
+                unsafe { run_whole(task) }
+            }
 
             #[inline(always)]
             fn line_special_long(self, bytes: &[u8]) -> usize {
@@ -528,17 +562,21 @@ macro_rules! engine {
         /// # Safety
         /// The CPU supports this backend's target feature.
         #[target_feature(enable = $feature)]
+        #[inline(never)]
         unsafe fn run_whole<T: $crate::scan::WithEngine>(task: T) -> T::Output {
             task.run(Engine(()))
         }
 
         /// `run` for work whose input is under one block: a copy of the head engine of its
         /// own, which the bound on the input's length frees of the whole-block code, and whose
-        /// registers are allocated for a head that fits in one block.
+        /// registers are allocated for a head that fits in one block. Also called from
+        /// `run_whole` for a head that ends in its buffer's first block (`Engine::small_copy`),
+        /// which must not take this copy in.
         ///
         /// # Safety
         /// The CPU supports this backend's target feature.
         #[target_feature(enable = $feature)]
+        #[inline(never)]
         unsafe fn run_small<T: $crate::scan::WithEngine>(task: T) -> T::Output {
             task.run_small(Engine(()))
         }
