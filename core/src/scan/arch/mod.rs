@@ -265,21 +265,19 @@ macro_rules! kernels_engine {
 pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
     let id = SELECTED.load(Ordering::Relaxed);
     for_each_backend!(feature_engines, task, id);
-    other_engines(&mut Some(task), id)
+    other_engines(task, id)
 }
 
 /// [`with_engine`] with a backend whose kernels are safe to call (SWAR, scalar, and NEON or
 /// SIMD128, fixed at compile time), or before the first choice. Out of line, so that the
 /// dispatch every parse runs on x86_64 does not save registers around the SIMD engine's call
-/// for these engines, and cold there, where they run only when asked for. The task comes in a
-/// slot of the caller's rather than by value: by value, the compiler stored it to the stack
-/// before the compare chain and copied it again in each SIMD arm.
+/// for these engines, and cold there, where they run only when asked for. `black_box` tells the
+/// compiler the task may change here: where it could prove otherwise, it stored the task to the
+/// stack before the compare chain, to pass that copy here, and copied it again in each SIMD arm.
 #[inline(never)]
 #[cfg_attr(httpspan_engine_per_backend, cold)]
-fn other_engines<T: WithEngine>(slot: &mut Option<T>, id: u8) -> T::Output {
-    let Some(task) = slot.take() else {
-        unreachable!("with_engine passes its task")
-    };
+fn other_engines<T: WithEngine>(mut task: T, id: u8) -> T::Output {
+    core::hint::black_box(&mut task);
     for_each_backend!(kernels_engines, task, id);
     choose();
     with_engine(task)
