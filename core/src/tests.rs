@@ -97,3 +97,4 @@ fn parsed_response(
 mod engine_paths;
 mod heads;
 mod leniency;
+mod limits;
