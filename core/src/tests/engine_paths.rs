@@ -197,6 +197,10 @@ const SHORT_RESPONSES: &[&[u8]] = &[
 /// and more, which the copy does not take, are checked at the boundary too, and a request after
 /// empty lines, which the copy leaves to the whole-block walk once it has skipped them.
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "the small-head copy is x86_64's, which Miri runs without SIMD; every split of every head is too slow under Miri"
+)]
 fn heads_ending_in_the_first_block_parse_as_over_whole_blocks() {
     let longer: &[u8] = b"GET / HTTP/1.1\r\nHost: a\r\nX-Pad: 0123456789abcdefghijklmnopqr\r\n\r\n";
     assert_eq!(longer.len(), 64);
@@ -207,11 +211,7 @@ fn heads_ending_in_the_first_block_parse_as_over_whole_blocks() {
         .copied()
         .chain([longer, leading])
         .collect();
-    let bytes: &[u8] = if cfg!(miri) {
-        b"\r"
-    } else {
-        b"\0\t\n\r :Aa\x7f\x80"
-    };
+    let bytes: &[u8] = b"\0\t\n\r :Aa\x7f\x80";
     let request_split = |buf: &[u8], at: usize| {
         let mut req = Request::new();
         let result = match req.parse(&buf[..at]) {
@@ -235,7 +235,7 @@ fn heads_ending_in_the_first_block_parse_as_over_whole_blocks() {
                 let expected = parse(&buf, true);
                 assert_eq!(parse(&buf, false), expected);
                 compared += 1;
-                for at in (0..message.len()).step_by(if cfg!(miri) { 7 } else { 1 }) {
+                for at in 0..message.len() {
                     for &byte in bytes {
                         let mut changed = buf.clone();
                         changed[at] = byte;
