@@ -7,7 +7,7 @@
 // Usage: node tests/traffic/record.mjs OUTDIR
 
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { join } from 'node:path';
@@ -49,26 +49,47 @@ async function record(name, client, options = {}) {
   // A capture can lose a packet (the kernel drops it before tcpdump reads it); the tests need
   // every byte the server saw, so such a capture is recorded again.
   for (let attempt = 1; ; attempt++) {
-    const { complete, ...scenario } = await recordOnce(name, client, options);
-    if (complete) return scenario;
-    if (attempt === 3) throw new Error(`${name}: three captures in a row lost packets`);
-    console.log(`${name}: the capture holds fewer payload bytes than the server moved; recording again`);
+    const { shortfall, ...scenario } = await recordOnce(name, client, options);
+    if (!shortfall) return scenario;
+    if (attempt === 3) throw new Error(`${name}: three captures in a row lost packets; the last: ${shortfall}`);
+    console.log(`${name}: ${shortfall}; recording again`);
   }
 }
 
-/** Payload bytes per direction of the capture `file`, as tcpdump reads it back. */
+/**
+ * Payload bytes per direction of the capture `file`, read from the pcap records themselves (IPv4
+ * over Ethernet or Linux cooked v2), and whether the file ends in the middle of a record (tcpdump
+ * stopped while writing it); either shortfall has the capture recorded again.
+ */
 function payloadBytes(file, port) {
-  return run('tcpdump', ['-nn', '-r', file]).then((text) => {
-    const bytes = { toServer: 0, toClient: 0 };
-    for (const m of text.matchAll(/IP [\d.]+\.(\d+) > [\d.]+\.(\d+): .*length (\d+)/g)) {
-      if (Number(m[2]) === port) bytes.toServer += Number(m[3]);
-      else if (Number(m[1]) === port) bytes.toClient += Number(m[3]);
+  const bytes = { toServer: 0, toClient: 0, cutShort: false };
+  const data = readFileSync(file);
+  if (data.length < 24) return { ...bytes, cutShort: true };
+  const magic = data.readUInt32LE(0);
+  const little = magic === 0xa1b2c3d4 || magic === 0xa1b23c4d;
+  const u32 = (at) => (little ? data.readUInt32LE(at) : data.readUInt32BE(at));
+  const linkType = u32(20);
+  const linkHeader = linkType === 1 ? 14 : linkType === 276 ? 20 : -1;
+  if (linkHeader < 0) throw new Error(`${file}: link type ${linkType} is neither Ethernet nor Linux cooked v2`);
+  for (let at = 24; at < data.length; ) {
+    const captured = at + 16 <= data.length ? u32(at + 8) : Infinity;
+    const packet = at + 16;
+    if (packet + captured > data.length) return { ...bytes, cutShort: true };
+    const protocol = data.readUInt16BE(linkType === 1 ? packet + 12 : packet);
+    const ip = packet + linkHeader;
+    if (protocol === 0x0800 && ip + 20 <= packet + captured && data[ip + 9] === 6) {
+      const ipLength = data.readUInt16BE(ip + 2);
+      const tcp = ip + (data[ip] & 0x0f) * 4;
+      const payload = ipLength - (tcp - ip) - (data[tcp + 12] >> 4) * 4;
+      if (data.readUInt16BE(tcp + 2) === port) bytes.toServer += payload;
+      else if (data.readUInt16BE(tcp) === port) bytes.toClient += payload;
     }
-    return bytes;
-  });
+    at = packet + captured;
+  }
+  return bytes;
 }
 
-/** One recording of `record`; `complete` says whether the capture holds every byte the server read and wrote. */
+/** One recording of `record`; `shortfall` says how the capture misses bytes the server read or wrote, if it does. */
 async function recordOnce(name, client, { any = false } = {}) {
   const server = await startServer();
   const sockets = [];
@@ -103,11 +124,15 @@ async function recordOnce(name, client, { any = false } = {}) {
   const captured = /(\d+) packets? captured/.exec(err)?.[1];
   console.log(`${name}: ${file} (${captured ?? '?'} packets)`);
   if (!captured || captured === '0') throw new Error(`tcpdump captured nothing for ${name}: ${err}`);
-  const moved = await payloadBytes(file, port);
+  const moved = payloadBytes(file, port);
   const read = sockets.reduce((n, s) => n + s.bytesRead, 0);
   const written = sockets.reduce((n, s) => n + s.bytesWritten, 0);
-  const complete = moved.toServer >= read && moved.toClient >= written;
-  return { complete, name, file: `${name}.pcap`, port, recordedAt, linkType: any ? 276 : 1, nanoseconds: any, expect };
+  const shortfall = moved.cutShort
+    ? 'the capture file ends inside a packet record'
+    : moved.toServer < read || moved.toClient < written
+      ? `the capture holds ${moved.toServer} of the ${read} bytes the server read and ${moved.toClient} of the ${written} it wrote`
+      : null;
+  return { shortfall, name, file: `${name}.pcap`, port, recordedAt, linkType: any ? 276 : 1, nanoseconds: any, expect };
 }
 
 /** Runs a client program (asynchronously: the server answers from this process) and returns its stdout. */
