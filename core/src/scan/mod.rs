@@ -326,9 +326,8 @@ pub(crate) fn class_len(bytes: &[u8], class: ByteClass) -> usize {
     }
 }
 
-/// [`class_len`] on at least [`SHORT`] bytes. Out of line, so that the short path inlines
-/// into its callers without the dispatch.
-#[inline(never)]
+/// [`class_len`] on at least [`SHORT`] bytes.
+#[inline]
 fn class_len_long(bytes: &[u8], class: ByteClass) -> usize {
     with_engine(ClassRun { bytes, class })
 }
