@@ -10,7 +10,8 @@ pub(crate) mod neon {
     use core::arch::aarch64::uint8x16_t;
 }
 
-crate::scan::arch::generic::compile_time_kernels!(Neon, neon, "NEON");
+use super::generic::compile_time_kernels;
+for_each_kernel!(compile_time_kernels, Neon, neon, "NEON");
 
 /// NEON has no movemask: a narrowing shift leaves four bits per byte in a `u64` instead.
 #[derive(Clone, Copy)]

@@ -441,23 +441,16 @@ pub(crate) use ladder;
 
 /// Defines `$name`, the safe [`Kernels`](crate::scan::Kernels) interface to the kernels of
 /// `$module`, a backend whose feature the target enables at compile time (NEON, SIMD128), for
-/// the head engine's [`KernelsEngine`](crate::scan::KernelsEngine).
+/// the head engine's [`KernelsEngine`](crate::scan::KernelsEngine). Called through
+/// `for_each_kernel!`, which supplies the kernels' signatures.
 #[cfg(not(target_arch = "x86_64"))]
 macro_rules! compile_time_kernels {
-    ($name:ident, $module:ident, $feature:literal) => {
+    ([$name:ident, $module:ident, $feature:literal]
+     $($kernel:ident($($arg:ident: $ty:ty),*) -> $ret:ty),*) => {
         #[doc = concat!("The ", $feature, " kernels behind the safe `Kernels` interface.")]
         #[derive(Clone, Copy)]
         pub(crate) struct $name;
 
-        $crate::scan::arch::generic::compile_time_kernels!(@impl $name, $module,
-            line_special(bytes: &[u8]) -> usize,
-            token_len(bytes: &[u8]) -> usize,
-            target_len(bytes: &[u8]) -> usize,
-            field_value_len(bytes: &[u8]) -> usize,
-            classify_fields(bytes: &[u8], at: usize) -> [u64; 2],
-            classify_one(bytes: &[u8], at: usize, class: $crate::scan::ByteClass) -> u64);
-    };
-    (@impl $name:ident, $module:ident, $($kernel:ident($($arg:ident: $ty:ty),*) -> $ret:ty),*) => {
         impl $crate::scan::Kernels for $name {
             $(
                 #[inline(always)]

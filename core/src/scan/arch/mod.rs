@@ -21,7 +21,23 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
-use super::{ByteClass, Kernels, WithEngine};
+use super::{Kernels, WithEngine};
+
+/// Calls `$with!` with the signature of every kernel a backend provides: the one list of them.
+/// Extra arguments go first, in brackets. Defined before the backend modules, which use it.
+macro_rules! for_each_kernel {
+    ($with:ident $(, $extra:tt)*) => {
+        $with!(
+            [$($extra),*]
+            line_special(bytes: &[u8]) -> usize,
+            token_len(bytes: &[u8]) -> usize,
+            target_len(bytes: &[u8]) -> usize,
+            field_value_len(bytes: &[u8]) -> usize,
+            classify_fields(bytes: &[u8], at: usize) -> [u64; 2],
+            classify_one(bytes: &[u8], at: usize, class: $crate::scan::ByteClass) -> u64
+        );
+    };
+}
 
 // The shared kernel code (with the nibble tables of the byte classes) and its vector operations.
 #[cfg(httpspan_simd)]
@@ -130,23 +146,9 @@ macro_rules! x86_64_has {
 #[cfg(httpspan_x86_64)]
 use x86_64_has;
 
-/// Calls `$with!` with the signature of every kernel a backend provides: the one list of them.
-macro_rules! for_each_kernel {
-    ($with:ident) => {
-        $with!(
-            line_special(bytes: &[u8]) -> usize,
-            token_len(bytes: &[u8]) -> usize,
-            target_len(bytes: &[u8]) -> usize,
-            field_value_len(bytes: &[u8]) -> usize,
-            classify_fields(bytes: &[u8], at: usize) -> [u64; 2],
-            classify_one(bytes: &[u8], at: usize, class: ByteClass) -> u64
-        );
-    };
-}
-
 /// A method of [`Backend`] per kernel, which calls the kernel of its backend.
 macro_rules! kernel_methods {
-    ($($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty),*) => {$(
+    ([] $($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty),*) => {$(
         for_each_backend!(kernel_method, $name, ($($arg: $ty),*), ($($arg),*), $ret);
     )*};
 }
@@ -321,6 +323,7 @@ pub(crate) fn force(backend: Backend) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scan::ByteClass;
 
     type KernelFn = fn(Backend, &[u8]) -> usize;
 

@@ -10,7 +10,8 @@ pub(crate) mod simd128 {
     use core::arch::wasm32::v128;
 }
 
-crate::scan::arch::generic::compile_time_kernels!(Simd128, simd128, "SIMD128");
+use super::generic::compile_time_kernels;
+for_each_kernel!(compile_time_kernels, Simd128, simd128, "SIMD128");
 
 impl Vector for v128 {
     const BYTES: usize = 16;
