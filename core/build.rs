@@ -9,8 +9,9 @@
 //! | `httpspan_simd128` | wasm32 built with `+simd128`, fixed at compile time |
 //! | `httpspan_simd` | any of the SIMD backends above |
 //! | `httpspan_swar` | the SWAR backend can be chosen: no SIMD backend is fixed at compile time (where one is, it would only cost the wasm module's size) |
-//! | `httpspan_engine_per_backend` | each SIMD backend's head engine is a `#[target_feature]` entry point, into which the walk's helpers are always inlined (x86_64); elsewhere the compiler inlines them as it sees fit |
+//! | `httpspan_engine_per_backend` | each SIMD backend's head engine is a `#[target_feature]` entry point, with a second copy for heads under one block (x86_64) |
 //! | `httpspan_one_engine` | wasm32: the module's best backend is the only one it can choose, so the head engine is compiled once (the module's size counts); the crate's own tests there keep the scalar reference too |
+//! | `httpspan_size_first` | wasm32: the module's size counts, so the head engine's larger helpers are left out of line (one copy each) where elsewhere they are always inlined |
 //!
 //! `--cfg httpspan_force_scalar` in `RUSTFLAGS`, and Miri, turn every SIMD backend off, which
 //! leaves SWAR and the scalar reference.
@@ -46,6 +47,7 @@ fn main() {
     set("httpspan_swar", !(neon || simd128));
     set("httpspan_engine_per_backend", x86_64);
     set("httpspan_one_engine", arch == "wasm32");
+    set("httpspan_size_first", arch == "wasm32");
 }
 
 /// The minor version of the compiler Cargo builds with (`rustc 1.95.0 (…)` gives 95), or `None`

@@ -82,10 +82,9 @@ impl FramingFields {
     /// The common values (a plain Content-Length, `chunked`, `close` or `keep-alive`, a Host
     /// checked already) are decided inline; lists and the other grammars are calls, so most
     /// heads make none.
-    // Inlined where the walk is compiled per backend (x86_64); one copy elsewhere, for the wasm
-    // module's size.
+    // One copy where the module's size counts (`httpspan_size_first`), inlined elsewhere.
     #[allow(clippy::too_many_arguments)]
-    #[cfg_attr(httpspan_engine_per_backend, inline(always))]
+    #[cfg_attr(not(httpspan_size_first), inline(always))]
     pub(crate) fn apply(
         &mut self,
         kind: HeadKind,

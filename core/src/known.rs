@@ -394,8 +394,7 @@ impl KnownHeader {
     /// case-insensitively, or [`NOT_KNOWN_ID`]. `name` is a token (a field name the parser
     /// checked, or one [`from_name`](Self::from_name) did): other bytes can fold onto a known
     /// name's (see [`Slot`]).
-    #[cfg_attr(httpspan_engine_per_backend, inline(always))]
-    #[cfg_attr(not(httpspan_engine_per_backend), inline)]
+    #[inline(always)]
     pub(crate) fn id_of_name(name: &[u8]) -> u8 {
         let len = name.len();
         let [first, last] = end_words(name);

@@ -36,9 +36,8 @@ impl<const N: usize> Head<N> {
     /// twice. Only a line's first attempt, or one whose CRLF has arrived since, takes this path
     /// (see `first_or_complete_attempt`), so a line resumed many times is not classified many
     /// times.
-    // Inlined where the walk is compiled per backend (x86_64); one copy elsewhere, for the wasm
-    // module's size.
-    #[cfg_attr(httpspan_engine_per_backend, inline(always))]
+    // One copy where the module's size counts (`httpspan_size_first`), inlined elsewhere.
+    #[cfg_attr(not(httpspan_size_first), inline(always))]
     pub(super) fn start_line_in_one_pass<S: StartLine, E: Engine>(
         &mut self,
         buf: &[u8],
@@ -92,9 +91,9 @@ impl<const N: usize> Head<N> {
     /// Requests and responses only: for a trailer section, rare and short, it returns `false`
     /// at once and the general path takes every line, which spares the wasm module a third copy
     /// of the walk (and the walk the trailers' rule that their fields mean nothing for framing).
-    // Inlined where the walk is compiled per backend (x86_64). Elsewhere one copy per head kind,
-    // with `S::KIND` a constant in each, which pays for its size in the wasm module.
-    #[cfg_attr(httpspan_engine_per_backend, inline(always))]
+    // Where the module's size counts (`httpspan_size_first`), one copy per head kind, with
+    // `S::KIND` a constant in each; inlined elsewhere.
+    #[cfg_attr(not(httpspan_size_first), inline(always))]
     pub(super) fn fields_in_one_pass<S: StartLine, E: Engine>(
         &mut self,
         buf: &[u8],

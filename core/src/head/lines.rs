@@ -61,9 +61,9 @@ impl<const N: usize> Head<N> {
     /// With [`Leniency::obs_fold`], a line end inside a field line that is followed by SP or HTAB
     /// is an obs-fold and the line goes on, so a field line ends only once the byte after its
     /// line end has arrived. That byte lies within the limit or the head could not end in it.
-    // Inlined where the loop is compiled per backend (x86_64), so that the kernels inline; one
-    // copy elsewhere, for the wasm module's size.
-    #[cfg_attr(httpspan_engine_per_backend, inline(always))]
+    // Inlined, so that the kernels inline into the loop, except where the module's size counts
+    // (`httpspan_size_first`).
+    #[cfg_attr(not(httpspan_size_first), inline(always))]
     pub(super) fn find_line_end<E: Engine>(
         &mut self,
         kind: HeadKind,
