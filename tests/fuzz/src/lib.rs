@@ -17,8 +17,8 @@
 
 use conformance::trim_ows;
 use httpspan::{
-    Chunk, ChunkedDecoder, Error, ErrorKind, Field, Framing, KnownHeader, Limits, Request,
-    Response, Span, Status, Trailers, Version,
+    Chunk, ChunkLine, ChunkedDecoder, Error, ErrorKind, Field, Framing, KnownHeader, Limits,
+    Request, Response, Span, Status, Trailers, Version,
 };
 
 /// What one call of a head parser gave, in a form that can be compared and printed.
@@ -443,7 +443,13 @@ pub fn check_head<P: HeadParser>(data: &[u8], fresh: impl Fn() -> P) -> HeadOutc
     let again = outcome(&mut parser, data);
     match &once {
         HeadOutcome::Complete(_) => assert!(
-            matches!(again, HeadOutcome::Error { kind: ErrorKind::ParseAfterComplete, .. }),
+            matches!(
+                again,
+                HeadOutcome::Error {
+                    kind: ErrorKind::ParseAfterComplete,
+                    ..
+                }
+            ),
             "a repeated call after Complete gave {again:?}"
         ),
         _ => assert_eq!(again, once, "a repeated call differs"),
@@ -523,6 +529,50 @@ pub fn decode_chunked(
     ends: impl Iterator<Item = usize>,
     limits: &Limits,
 ) -> ChunkedOutcome {
+    decode_chunked_with(body, ends, limits, None)
+}
+
+/// [`decode_chunked`] through [`ChunkedDecoder::decode_lines`]: also the chunk lines, each with
+/// the offset in `body` one past its LF, checked against the bytes they point at.
+pub fn decode_chunked_lines(
+    body: &[u8],
+    ends: impl Iterator<Item = usize>,
+    limits: &Limits,
+) -> (ChunkedOutcome, Vec<(usize, ChunkLine)>) {
+    let mut lines = Vec::new();
+    let outcome = decode_chunked_with(body, ends, limits, Some(&mut lines));
+    (outcome, lines)
+}
+
+/// Checks a reported chunk line against the body: its digits are the chunk-size in hex, its
+/// extension starts with BWS or `;`, and its line end is CRLF or a bare LF.
+fn check_chunk_line(body: &[u8], end: usize, line: &ChunkLine) {
+    let len = usize::try_from(line.line_len()).expect("a line longer than the address space");
+    assert!(len <= end, "a chunk line that starts before the body");
+    let bytes = &body[end - len..end];
+    let (digits, rest) = bytes.split_at(usize::from(line.digits));
+    let (ext, eol) = rest.split_at(rest.len() - usize::from(line.eol_len));
+    let hex = std::str::from_utf8(digits).expect("chunk-size digits are ASCII");
+    assert_eq!(
+        u64::from_str_radix(hex, 16).ok(),
+        Some(line.size),
+        "chunk-size {hex:?}"
+    );
+    assert!(
+        matches!(ext.first(), None | Some(b';' | b' ' | b'\t')),
+        "chunk-ext {ext:?}"
+    );
+    assert!(eol == b"\r\n" || eol == b"\n", "line end {eol:?}");
+}
+
+/// The loop of [`decode_chunked`] and [`decode_chunked_lines`]: with `lines`, decodes with
+/// `decode_lines` and records each line.
+fn decode_chunked_with(
+    body: &[u8],
+    ends: impl Iterator<Item = usize>,
+    limits: &Limits,
+    mut lines: Option<&mut Vec<(usize, ChunkLine)>>,
+) -> ChunkedOutcome {
     let mut decoder = ChunkedDecoder::new();
     let mut data = Vec::new();
     let mut start = 0;
@@ -531,7 +581,11 @@ pub fn decode_chunked(
         let mut at = start;
         loop {
             let input = &body[at..end];
-            let (used, chunk) = match decoder.decode(input, limits) {
+            let step = match lines {
+                Some(_) => decoder.decode_lines(input, limits),
+                None => decoder.decode(input, limits),
+            };
+            let (used, chunk) = match step {
                 Ok(step) => step,
                 Err(e) => {
                     assert!(e.offset() < input.len(), "chunk error outside its input");
@@ -554,6 +608,13 @@ pub fn decode_chunked(
                         data,
                         trailer_start: at + used,
                     };
+                }
+                Chunk::Line(line) => {
+                    check_chunk_line(body, at + used, &line);
+                    lines
+                        .as_mut()
+                        .expect("a chunk line from decode")
+                        .push((at + used, line));
                 }
                 other => panic!("unknown chunk {other:?}"),
             }
