@@ -316,20 +316,14 @@ pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
 /// [`SHORT`] on the inlined scalar kernel, longer ones with the engine of the backend in use.
 #[inline]
 pub(crate) fn class_len(bytes: &[u8], class: ByteClass) -> usize {
-    if bytes.len() < SHORT {
-        let stop = scalar::class_len(bytes, class);
-        #[cfg(test)]
-        counter::add(bytes.len(), stop);
-        stop
+    let stop = if bytes.len() < SHORT {
+        scalar::class_len(bytes, class)
     } else {
-        class_len_long(bytes, class)
-    }
-}
-
-/// [`class_len`] on at least [`SHORT`] bytes.
-#[inline]
-fn class_len_long(bytes: &[u8], class: ByteClass) -> usize {
-    with_engine(ClassRun { bytes, class })
+        with_engine(ClassRun { bytes, class })
+    };
+    #[cfg(test)]
+    counter::add(bytes.len(), stop);
+    stop
 }
 
 /// A call of [`class_len`] on at least [`SHORT`] bytes, to run with the backend's engine.
@@ -343,7 +337,8 @@ impl WithEngine for ClassRun<'_> {
 
     #[inline(always)]
     fn run<E: Engine>(self, engine: E) -> usize {
-        engine.run(self.bytes, self.class)
+        // `class_len` took the short inputs already: straight to the backend's run kernel.
+        engine.class_run(self.bytes, self.class)
     }
 }
 
