@@ -186,21 +186,25 @@ impl FramingFields {
     }
 
     /// The declared Content-Length.
+    #[inline]
     pub(crate) fn content_length(&self) -> Option<u64> {
         (self.flags & flag::CONTENT_LENGTH != 0).then_some(self.content_length)
     }
 
     /// Whether the last transfer coding is chunked.
+    #[inline]
     pub(crate) fn is_chunked(&self) -> bool {
         self.flags & flag::CHUNKED_LAST != 0
     }
 
     /// Whether Transfer-Encoding lists a coding other than chunked.
+    #[inline]
     pub(crate) fn has_other_codings(&self) -> bool {
         self.flags & flag::OTHER_CODING != 0
     }
 
     /// Keep-alive by version and Connection (RFC 9112 9.3); `close` wins.
+    #[inline]
     pub(crate) fn keep_alive(&self, version: Version) -> bool {
         if self.flags & flag::CLOSE != 0 {
             return false;
@@ -212,6 +216,7 @@ impl FramingFields {
     }
 
     /// Body framing from the fields alone, for a message that may have a body.
+    #[inline]
     fn framing(&self) -> Framing {
         if self.flags & flag::TRANSFER_ENCODING != 0 {
             match self.is_chunked() {
@@ -227,6 +232,7 @@ impl FramingFields {
 
     /// A request's framing: chunked, a Content-Length, or no body (a request never runs until
     /// the connection closes; codings not ending in chunked are an error at the head's end).
+    #[inline]
     pub(crate) fn request_framing(&self) -> Framing {
         match self.framing() {
             Framing::UntilClose => Framing::NoBody,
@@ -236,6 +242,7 @@ impl FramingFields {
 
     /// A response's framing: none where its status or the request it answers rules a body out
     /// (see [`response_content`] and [`Answering`]), else from its fields.
+    #[inline]
     pub(crate) fn response_framing(&self, status: u16, answering: Answering) -> Framing {
         if response_content(status) != Content::Allowed
             || answering == Answering::Head

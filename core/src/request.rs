@@ -253,11 +253,13 @@ impl<const N: usize> Request<N> {
     }
 
     /// The declared Content-Length.
+    #[inline]
     pub fn content_length(&self) -> Option<u64> {
         self.head.framing().content_length()
     }
 
     /// Whether the body is chunked.
+    #[inline]
     pub fn is_chunked(&self) -> bool {
         self.head.framing().is_chunked()
     }
@@ -278,6 +280,7 @@ impl<const N: usize> Request<N> {
     /// assert!(req.has_other_codings());
     /// # Ok::<(), httpspan::Error>(())
     /// ```
+    #[inline]
     pub fn has_other_codings(&self) -> bool {
         self.head.framing().has_other_codings()
     }
@@ -312,11 +315,13 @@ impl<const N: usize> Request<N> {
     }
 
     /// Whether the connection stays open after this request (RFC 9112 9.3).
+    #[inline]
     pub fn keep_alive(&self) -> bool {
         self.head.framing().keep_alive(self.head.version())
     }
 
     /// How the body is delimited: chunked, a Content-Length, or no body at all (RFC 9112 6.3).
+    #[inline]
     pub fn framing(&self) -> Framing {
         self.head.framing().request_framing()
     }

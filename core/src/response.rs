@@ -180,12 +180,14 @@ impl<const N: usize> Response<N> {
     }
 
     /// The declared Content-Length.
+    #[inline]
     pub fn content_length(&self) -> Option<u64> {
         self.head.framing().content_length()
     }
 
     /// Whether the body is chunked: Transfer-Encoding ends in chunked and the response has a
     /// body at all (a 204, a 304 or an answer to HEAD has none, whatever its fields say).
+    #[inline]
     pub fn is_chunked(&self) -> bool {
         self.framing() == Framing::Chunked
     }
@@ -194,29 +196,34 @@ impl<const N: usize> Response<N> {
     /// body, once dechunked, is still coded with them, and a proxy that forwards it must keep
     /// them in the Transfer-Encoding it sends. See
     /// [`Request::has_other_codings`](crate::Request::has_other_codings).
+    #[inline]
     pub fn has_other_codings(&self) -> bool {
         self.head.framing().has_other_codings()
     }
 
     /// An interim 1xx response other than 101: the final response to the same request follows.
+    #[inline]
     pub fn is_interim(&self) -> bool {
         (100..200).contains(&self.line.status) && self.line.status != 101
     }
 
     /// A 101, or a 2xx answer to CONNECT: after this head the connection no longer carries
     /// HTTP/1.1 (RFC 9112 6.3 rules 1 and 2).
+    #[inline]
     pub fn switches_protocols(&self) -> bool {
         framing::switches_protocols(self.line.status, self.answering)
     }
 
     /// Whether the connection stays open after this response (RFC 9112 9.3). A body that runs
     /// until the connection closes means it does not.
+    #[inline]
     pub fn keep_alive(&self) -> bool {
         self.head.framing().keep_alive(self.head.version()) && self.framing() != Framing::UntilClose
     }
 
     /// How the body is delimited (RFC 9112 6.3): none for 1xx, 204, 304, answers to HEAD and
     /// tunnels; otherwise chunked, a Content-Length, or until the connection closes.
+    #[inline]
     pub fn framing(&self) -> Framing {
         self.head
             .framing()
