@@ -52,7 +52,10 @@ rust-tests: setup
 no-std: setup
 	$(CARGO) build -p httpspan --no-default-features
 
+# The docs contributors read (private items), whose links must hold too, then the docs users
+# read, which are the ones left in target/doc.
 doc: setup
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --document-private-items
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
 
 conformance: setup

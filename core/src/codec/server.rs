@@ -49,7 +49,7 @@ pub struct Reply<'a> {
 ///
 /// An interim response (100 Continue, 103 Early Hints) is a `ReplyHead` alone, with
 /// `length: BodyLength::Fixed(0)` and no `End`; the final response follows. An HTTP/1.0
-/// request gets none ([`Misuse::InterimToHttp10`](super::Misuse::InterimToHttp10)). After a 101 the
+/// request gets none ([`Misuse::InterimToHttp10`]). After a 101 the
 /// connection carries no more HTTP/1.1.
 ///
 /// ```

@@ -1,7 +1,7 @@
 //! The accessor methods that requests, responses and trailer sections share.
 
 /// The methods that requests, responses and trailer sections share, delegating to their
-/// `head: Head<N>` and `line` (their [`StartLine`]) fields.
+/// `head: Head<N>` and `line` (their [`StartLine`](super::StartLine)) fields.
 macro_rules! field_accessors {
     () => {
         /// Replaces the limits. Call it before a message is parsed (after creating the parser or

@@ -15,7 +15,7 @@ pub(crate) enum HeadKind {
 }
 
 /// The start line of a head: parsed once its line is complete. Parsing a line cut short must
-/// fail only at its end (see [`Head::check_truncated`]).
+/// fail only at its end (see [`Head::check_truncated`](super::Head::check_truncated)).
 pub(crate) trait StartLine: Clone {
     const KIND: HeadKind;
     /// Parses `line` (without its line end), which starts at `base` in the buffer, with the
