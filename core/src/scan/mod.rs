@@ -48,6 +48,7 @@ pub(crate) mod blocks;
 
 /// One byte class of the grammar, as the single-class classifier and the run kernels take it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub(crate) enum ByteClass {
     /// `tchar` (RFC 9110 5.6.2).
     Token,
@@ -62,6 +63,17 @@ pub(crate) enum ByteClass {
 }
 
 impl ByteClass {
+    /// The class numbered `id` (`class as u8`): the way back from a const parameter.
+    const fn from_id(id: u8) -> ByteClass {
+        match id {
+            0 => ByteClass::Token,
+            1 => ByteClass::Value,
+            2 => ByteClass::Target,
+            3 => ByteClass::RegName,
+            _ => ByteClass::NotLineSpecial,
+        }
+    }
+
     /// The class's flag in the byte-class table.
     pub(crate) const fn flag(self) -> u8 {
         match self {
@@ -78,6 +90,22 @@ impl ByteClass {
         !matches!(self, ByteClass::NotLineSpecial)
     }
 }
+
+// `from_id` undoes `as u8` for every class.
+const _: () = {
+    let all = [
+        ByteClass::Token,
+        ByteClass::Value,
+        ByteClass::Target,
+        ByteClass::RegName,
+        ByteClass::NotLineSpecial,
+    ];
+    let mut i = 0;
+    while i < all.len() {
+        assert!(ByteClass::from_id(all[i] as u8) as u8 == all[i] as u8);
+        i += 1;
+    }
+};
 
 /// The classes of field lines, in the order of the masks of
 /// [`Kernels::classify_fields`]: `tchar` (the name ends at the first byte outside it, which must
@@ -342,16 +370,43 @@ impl WithEngine for ClassRun<'_> {
     }
 }
 
+/// [`class_len`] for the class numbered `CLASS` (`ByteClass as u8`), fixed at compile time:
+/// the task is the bytes alone, which the backend's entry point takes in two registers, where
+/// a task that names its class is passed through memory.
+#[inline]
+fn fixed_class_len<const CLASS: u8>(bytes: &[u8]) -> usize {
+    let stop = if bytes.len() < SHORT {
+        scalar::class_len(bytes, ByteClass::from_id(CLASS))
+    } else {
+        with_engine(FixedClassRun::<CLASS>(bytes))
+    };
+    #[cfg(test)]
+    counter::add(bytes.len(), stop);
+    stop
+}
+
+/// A call of [`fixed_class_len`] on at least [`SHORT`] bytes, to run with the backend's engine.
+struct FixedClassRun<'a, const CLASS: u8>(&'a [u8]);
+
+impl<const CLASS: u8> WithEngine for FixedClassRun<'_, CLASS> {
+    type Output = usize;
+
+    #[inline(always)]
+    fn run<E: Engine>(self, engine: E) -> usize {
+        engine.class_run(self.0, ByteClass::from_id(CLASS))
+    }
+}
+
 /// See [`Kernels::token_len`].
 #[inline]
 pub(crate) fn token_len(bytes: &[u8]) -> usize {
-    class_len(bytes, ByteClass::Token)
+    fixed_class_len::<{ ByteClass::Token as u8 }>(bytes)
 }
 
 /// See [`Kernels::field_value_len`].
 #[inline]
 pub(crate) fn field_value_len(bytes: &[u8]) -> usize {
-    class_len(bytes, ByteClass::Value)
+    fixed_class_len::<{ ByteClass::Value as u8 }>(bytes)
 }
 
 /// The name of the backend in use. See [`crate::backend_name`].

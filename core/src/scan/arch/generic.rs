@@ -525,22 +525,11 @@ macro_rules! engine {
             }
 
             /// The precise path's runs: a call of this backend's kernel, with no lookup of the
-            /// backend, and out of line, so that the walk's code stays as it is. One call per
-            /// class, so that where the class is not a constant (`scan::class_len`'s entry
-            /// point) each kernel still has its class's tables as constants.
+            /// backend, and out of line, so that the walk's code stays as it is.
             #[inline(always)]
             fn class_run(self, bytes: &[u8], class: $crate::scan::ByteClass) -> usize {
-                use $crate::scan::ByteClass;
                 // SAFETY: the Engine invariant: the CPU has the feature.
-                unsafe {
-                    match class {
-                        ByteClass::Token => run_len(bytes, ByteClass::Token),
-                        ByteClass::Value => run_len(bytes, ByteClass::Value),
-                        ByteClass::Target => run_len(bytes, ByteClass::Target),
-                        ByteClass::RegName => run_len(bytes, ByteClass::RegName),
-                        ByteClass::NotLineSpecial => run_len(bytes, ByteClass::NotLineSpecial),
-                    }
-                }
+                unsafe { run_len(bytes, class) }
             }
         }
 
