@@ -23,7 +23,7 @@ impl<const N: usize> Head<N> {
         }
         let new = &buf[from..];
         // Fewer than `SHORT` bytes: the scalar kernel, inlined, whatever the backend.
-        let clean = scan::class_len(new, scan::ByteClass::NotLineSpecial);
+        let clean = scan::class_len::<{ scan::ByteClass::NotLineSpecial as u8 }>(new);
         self.scan_from = match new.get(clean) {
             None => end,
             // A CR that ends the buffer: its LF has not arrived, which is all the line-end

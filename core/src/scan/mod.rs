@@ -339,15 +339,18 @@ pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
     arch::with_engine(task)
 }
 
-/// The length of the leading run of `bytes` inside `class`, for code outside the head engine's
-/// walk (a Connection list's elements, a chunk extension, the writer's checks): inputs under
-/// [`SHORT`] on the inlined scalar kernel, longer ones with the engine of the backend in use.
+/// The length of the leading run of `bytes` inside the class numbered `CLASS` (`ByteClass as
+/// u8`), for code outside the head engine's walk (a Connection list's elements, a chunk
+/// extension, the writer's checks): inputs under [`SHORT`] on the inlined scalar kernel, longer
+/// ones with the engine of the backend in use. The class is a const parameter so that the task
+/// is the bytes alone, which the backend's entry point takes in two registers (a task that
+/// named its class would go through memory), with the class's tables as constants.
 #[inline]
-pub(crate) fn class_len(bytes: &[u8], class: ByteClass) -> usize {
+pub(crate) fn class_len<const CLASS: u8>(bytes: &[u8]) -> usize {
     let stop = if bytes.len() < SHORT {
-        scalar::class_len(bytes, class)
+        scalar::class_len(bytes, ByteClass::from_id(CLASS))
     } else {
-        with_engine(ClassRun { bytes, class })
+        with_engine(ClassRun::<CLASS>(bytes))
     };
     #[cfg(test)]
     counter::add(bytes.len(), stop);
@@ -355,44 +358,14 @@ pub(crate) fn class_len(bytes: &[u8], class: ByteClass) -> usize {
 }
 
 /// A call of [`class_len`] on at least [`SHORT`] bytes, to run with the backend's engine.
-struct ClassRun<'a> {
-    bytes: &'a [u8],
-    class: ByteClass,
-}
+struct ClassRun<'a, const CLASS: u8>(&'a [u8]);
 
-impl WithEngine for ClassRun<'_> {
+impl<const CLASS: u8> WithEngine for ClassRun<'_, CLASS> {
     type Output = usize;
 
     #[inline(always)]
     fn run<E: Engine>(self, engine: E) -> usize {
         // `class_len` took the short inputs already: straight to the backend's run kernel.
-        engine.class_run(self.bytes, self.class)
-    }
-}
-
-/// [`class_len`] for the class numbered `CLASS` (`ByteClass as u8`), fixed at compile time:
-/// the task is the bytes alone, which the backend's entry point takes in two registers, where
-/// a task that names its class is passed through memory.
-#[inline]
-fn fixed_class_len<const CLASS: u8>(bytes: &[u8]) -> usize {
-    let stop = if bytes.len() < SHORT {
-        scalar::class_len(bytes, ByteClass::from_id(CLASS))
-    } else {
-        with_engine(FixedClassRun::<CLASS>(bytes))
-    };
-    #[cfg(test)]
-    counter::add(bytes.len(), stop);
-    stop
-}
-
-/// A call of [`fixed_class_len`] on at least [`SHORT`] bytes, to run with the backend's engine.
-struct FixedClassRun<'a, const CLASS: u8>(&'a [u8]);
-
-impl<const CLASS: u8> WithEngine for FixedClassRun<'_, CLASS> {
-    type Output = usize;
-
-    #[inline(always)]
-    fn run<E: Engine>(self, engine: E) -> usize {
         engine.class_run(self.0, ByteClass::from_id(CLASS))
     }
 }
@@ -400,13 +373,13 @@ impl<const CLASS: u8> WithEngine for FixedClassRun<'_, CLASS> {
 /// See [`Kernels::token_len`].
 #[inline]
 pub(crate) fn token_len(bytes: &[u8]) -> usize {
-    fixed_class_len::<{ ByteClass::Token as u8 }>(bytes)
+    class_len::<{ ByteClass::Token as u8 }>(bytes)
 }
 
 /// See [`Kernels::field_value_len`].
 #[inline]
 pub(crate) fn field_value_len(bytes: &[u8]) -> usize {
-    fixed_class_len::<{ ByteClass::Value as u8 }>(bytes)
+    class_len::<{ ByteClass::Value as u8 }>(bytes)
 }
 
 /// The name of the backend in use. See [`crate::backend_name`].
