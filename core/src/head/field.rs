@@ -37,7 +37,10 @@ impl Field {
     }
 }
 
-/// [`Leniency::obs_fold`](crate::Leniency::obs_fold); the value's span then covers the raw bytes, line breaks included.
+/// A field value with each obs-fold replaced by one SP, as pieces of the value and `b" "`.
+///
+/// An obs-fold is a line break inside a field value, accepted only with
+/// [`Leniency::obs_fold`]; the value's span then covers the raw bytes, line breaks included.
 /// Here each run of SP, HTAB, CR and LF that holds a CR or LF (the line break and the
 /// whitespace around it) becomes one SP, as RFC 9112 5.2 asks before a value is interpreted;
 /// that is how the parser itself reads Content-Length, Transfer-Encoding, Connection and Host.
@@ -48,6 +51,8 @@ impl Field {
 /// let pieces: Vec<&[u8]> = httpspan::unfold(value).collect();
 /// assert_eq!(pieces.concat(), b"gzip, chunked");
 /// ```
+///
+/// [`Leniency::obs_fold`]: crate::Leniency::obs_fold
 pub fn unfold(value: &[u8]) -> Unfolded<'_> {
     Unfolded { rest: value }
 }

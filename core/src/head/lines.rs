@@ -54,13 +54,16 @@ impl<const N: usize> Head<N> {
         self.phase = phase;
     }
 
-    /// Finds the line end (CRLF, or with [`Leniency::bare_lf`](crate::Leniency::bare_lf) a bare LF) of the current line,
+    /// Finds the line end (CRLF, or with [`Leniency::bare_lf`] a bare LF) of the current line,
     /// continuing the search where the last call stopped: `Ok(Some((end, next)))` with the
     /// offset of the line end and of the next line, `Ok(None)` if the buffer ends first.
     ///
-    /// With [`Leniency::obs_fold`](crate::Leniency::obs_fold), a line end inside a field line that is followed by SP or HTAB
+    /// With [`Leniency::obs_fold`], a line end inside a field line that is followed by SP or HTAB
     /// is an obs-fold and the line goes on, so a field line ends only once the byte after its
     /// line end has arrived. That byte lies within the limit or the head could not end in it.
+    ///
+    /// [`Leniency::bare_lf`]: crate::Leniency::bare_lf
+    /// [`Leniency::obs_fold`]: crate::Leniency::obs_fold
     // Inlined, so that the kernels inline into the loop, except where the module's size counts
     // (`httpspan_size_first`).
     #[cfg_attr(not(httpspan_size_first), inline(always))]

@@ -297,8 +297,8 @@ impl<const N: usize> Head<N> {
     }
 
     /// [`parse`](Self::parse) without the shortcut, with the backend in use; `FAST` off leaves
-    /// every line to the precise path (see `ParseTask`). Not inlined, so that the shortcut's caller does not pay
-    /// for this function's stack frame.
+    /// every line to the precise path (see `ParseTask`). Not inlined, so that the shortcut's
+    /// caller does not pay for this function's stack frame.
     #[inline(never)]
     fn parse_with_selected<S: StartLine, const FAST: bool>(
         &mut self,

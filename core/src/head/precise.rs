@@ -128,7 +128,7 @@ impl<const N: usize> Head<N> {
         Ok((name_len, value_start, value_end))
     }
 
-    /// For a head that the stream cut short after [`Status::Partial`](super::Status::Partial): the error in the bytes
+    /// For a head that the stream cut short after [`Status::Partial`]: the error in the bytes
     /// received, if they can no longer begin a valid head.
     ///
     /// The incomplete last line goes through the ordinary line parsers: an error before its end
@@ -136,9 +136,12 @@ impl<const N: usize> Head<N> {
     /// line's CRLF, so the line is complete but for its LF and every error counts. The meaning of
     /// fields (Content-Length syntax, duplicates) is judged only on complete values.
     ///
-    /// With [`Leniency::obs_fold`](crate::Leniency::obs_fold) a field line is never complete at its line end, since an
+    /// With [`Leniency::obs_fold`] a field line is never complete at its line end, since an
     /// obs-fold could continue it: a line end that arrived, whole or in part, is set aside and the
     /// line judged on its bytes.
+    ///
+    /// [`Status::Partial`]: super::Status::Partial
+    /// [`Leniency::obs_fold`]: crate::Leniency::obs_fold
     pub(crate) fn check_truncated<S: StartLine>(&self, buf: &[u8], start: &S) -> Result<(), Error> {
         scan::with_engine(TruncatedCheck {
             head: self,
