@@ -141,15 +141,13 @@ pub(crate) unsafe fn classify<W: Vector, N: Vector, const K: usize>(
         }
     }
     if len >= 64 {
-        // A whole block from `at`, or the 64 bytes that end the buffer, shifted down to `at`;
-        // the whole block, the common case, needs no shift.
+        // A whole block from `at`, or the 64 bytes that end the buffer, shifted down to `at`
+        // (a whole block by 0, with no bit past the end: a shift costs less than a branch).
         let start = if left >= 64 { at } else { len - 64 };
         // SAFETY: start + 64 <= len; the caller guarantees the feature.
         masks = unsafe { classify_block::<W, K>(bytes, start, classes) };
-        if left < 64 {
-            for mask in &mut masks {
-                *mask = *mask >> (at - start) | past_end;
-            }
+        for mask in &mut masks {
+            *mask = *mask >> (at - start) | past_end;
         }
     } else if len >= W::BYTES {
         // SAFETY: the length is checked; the caller guarantees the feature.
@@ -563,7 +561,7 @@ macro_rules! engine {
         /// `run` for work whose input is under one block: a copy of the head engine of its
         /// own, which the bound on the input's length frees of the whole-block code, and whose
         /// registers are allocated for a head that fits in one block. Also called from
-        /// `run_whole` for a head that ends in its buffer's first block (`Engine::small_copy`),
+        /// `run_whole` for a response head that ends in its buffer's first block (`Engine::small_copy`),
         /// which must not take this copy in.
         ///
         /// # Safety
