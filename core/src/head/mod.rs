@@ -130,7 +130,7 @@ impl<const N: usize, S: StartLine, const FAST: bool> WithEngine for ParseTask<'_
             blocks = FieldBlocks::first_block(engine, self.buf);
             if S::KIND == HeadKind::Response {
                 if let Some(end) = blocks.empty_line_end_in_first() {
-                    // A tail call: nothing of the walk lives across it.
+                    // Returned as it is: nothing of the walk lives across the call.
                     return engine.small_copy(SmallHead::<N, S, FAST> {
                         head: self.head,
                         buf: self.buf,

@@ -63,15 +63,19 @@ pub(crate) enum ByteClass {
 }
 
 impl ByteClass {
-    /// The class numbered `id` (`class as u8`): the way back from a const parameter.
+    /// Every class, in the order of declaration: `ALL[class as usize]` is `class`.
+    const ALL: [ByteClass; 5] = [
+        ByteClass::Token,
+        ByteClass::Value,
+        ByteClass::Target,
+        ByteClass::RegName,
+        ByteClass::NotLineSpecial,
+    ];
+
+    /// The class numbered `id` (`class as u8`): the way back from a const parameter. Called in
+    /// a `const` block, so that a number of no class fails the build.
     const fn from_id(id: u8) -> ByteClass {
-        match id {
-            0 => ByteClass::Token,
-            1 => ByteClass::Value,
-            2 => ByteClass::Target,
-            3 => ByteClass::RegName,
-            _ => ByteClass::NotLineSpecial,
-        }
+        Self::ALL[id as usize]
     }
 
     /// The class's flag in the byte-class table.
@@ -91,18 +95,11 @@ impl ByteClass {
     }
 }
 
-// `from_id` undoes `as u8` for every class.
+// `ALL` lists the classes in the order of their numbers, so `from_id` undoes `as u8`.
 const _: () = {
-    let all = [
-        ByteClass::Token,
-        ByteClass::Value,
-        ByteClass::Target,
-        ByteClass::RegName,
-        ByteClass::NotLineSpecial,
-    ];
     let mut i = 0;
-    while i < all.len() {
-        assert!(ByteClass::from_id(all[i] as u8) as u8 == all[i] as u8);
+    while i < ByteClass::ALL.len() {
+        assert!(ByteClass::ALL[i] as usize == i);
         i += 1;
     }
 };
@@ -348,7 +345,7 @@ pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
 #[inline]
 pub(crate) fn class_len<const CLASS: u8>(bytes: &[u8]) -> usize {
     let stop = if bytes.len() < SHORT {
-        scalar::class_len(bytes, ByteClass::from_id(CLASS))
+        scalar::class_len(bytes, const { ByteClass::from_id(CLASS) })
     } else {
         with_engine(ClassRun::<CLASS>(bytes))
     };
@@ -366,7 +363,7 @@ impl<const CLASS: u8> WithEngine for ClassRun<'_, CLASS> {
     #[inline(always)]
     fn run<E: Engine>(self, engine: E) -> usize {
         // `class_len` took the short inputs already: straight to the backend's run kernel.
-        engine.class_run(self.0, ByteClass::from_id(CLASS))
+        engine.class_run(self.0, const { ByteClass::from_id(CLASS) })
     }
 }
 

@@ -477,9 +477,9 @@ macro_rules! engine {
         #[derive(Clone, Copy)]
         pub(crate) struct Engine(());
 
-        // The kernels are spelled out from `run_len` and `classify` (always inlined) rather than calling the
-        // `#[target_feature]` functions above, which the compiler may decline to inline: inlined,
-        // their constants are loaded once per parse instead of once per line.
+        // The kernels are spelled out from `run_len` and `classify` (always inlined) rather than
+        // calling the `#[target_feature]` functions above, which the compiler may decline to
+        // inline: inlined, their constants are loaded once per parse instead of once per line.
         impl $crate::scan::Engine for Engine {
             const CLASSIFIES_AHEAD: bool = true;
             const SMALL_COPY: bool = true;
@@ -561,8 +561,8 @@ macro_rules! engine {
         /// `run` for work whose input is under one block: a copy of the head engine of its
         /// own, which the bound on the input's length frees of the whole-block code, and whose
         /// registers are allocated for a head that fits in one block. Also called from
-        /// `run_whole` for a response head that ends in its buffer's first block (`Engine::small_copy`),
-        /// which must not take this copy in.
+        /// `run_whole` for a response head that ends in its buffer's first block
+        /// (`Engine::small_copy`), which must not take this copy in.
         ///
         /// # Safety
         /// The CPU supports this backend's target feature.
