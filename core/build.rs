@@ -9,7 +9,7 @@
 //! | `httpspan_simd128` | wasm32 built with `+simd128`, fixed at compile time |
 //! | `httpspan_simd` | any of the SIMD backends above |
 //! | `httpspan_swar` | the SWAR backend can be chosen: no SIMD backend is fixed at compile time (where one is, it would only cost the wasm module's size) |
-//! | `httpspan_engine_per_backend` | each SIMD backend's head engine is a `#[target_feature]` entry point, with a second copy for heads under one block (x86_64) |
+//! | `httpspan_engine_per_backend` | each SIMD backend's head engine is a `#[target_feature]` entry point, with copies of its own for heads under one block (x86_64) |
 //! | `httpspan_one_engine` | wasm32: the module's best backend is the only one it can choose, so the head engine is compiled once (the module's size counts); the crate's own tests there keep the scalar reference too |
 //! | `httpspan_size_first` | wasm32: the module's size counts, so the head engine's larger helpers are left out of line (one copy each) where elsewhere they are always inlined |
 //!

@@ -106,8 +106,8 @@ pub(crate) struct Head<const N: usize> {
 }
 
 /// A call of [`Head::parse`], to run with the backend's engine. `FAST` off leaves every line
-/// to the precise path, and a head that ends in the first block of a longer buffer to the
-/// whole-block walk: what tests compare the fast paths and the small-head copy with.
+/// to the precise path, and every buffer of a block or more to the whole-block walk: what tests
+/// compare the fast paths and the small-head copies with.
 struct ParseTask<'a, const N: usize, S, const FAST: bool> {
     head: &'a mut Head<N>,
     buf: &'a [u8],
@@ -117,31 +117,10 @@ struct ParseTask<'a, const N: usize, S, const FAST: bool> {
 impl<const N: usize, S: StartLine, const FAST: bool> WithEngine for ParseTask<'_, N, S, FAST> {
     type Output = Result<Status, Error>;
 
+    /// The walk over whole blocks, which classifies each block as its searches reach it.
     #[inline(always)]
     fn run<E: Engine>(self, engine: E) -> Self::Output {
-        // In a buffer of a block or more (shorter ones went to `run_small`), a head parsed from
-        // the start: its first block is classified now rather than at the walk's first search.
-        // If a response's empty line lies in it (a short head followed by its body or the next
-        // message), the small-head copy takes the head with the block's masks; otherwise the
-        // walk goes on here with the block cached, and the next one classified ahead. A short
-        // request stays in the walk, which takes it faster than the hand-off would.
-        let mut blocks = FieldBlocks::new(engine, self.buf);
-        if E::SMALL_COPY && FAST && self.head.line_start == 0 {
-            blocks = FieldBlocks::first_block(engine, self.buf);
-            if S::KIND == HeadKind::Response {
-                if let Some(end) = blocks.empty_line_end_in_first() {
-                    // Returned as it is: nothing of the walk lives across the call.
-                    return engine.small_copy(SmallHead::<N, S, FAST> {
-                        head: self.head,
-                        buf: self.buf,
-                        end,
-                        start: self.start,
-                        masks: blocks.first_masks_to(end),
-                    });
-                }
-            }
-            blocks.classify_ahead();
-        }
+        let blocks = FieldBlocks::new(engine, self.buf);
         self.head
             .parse_with::<S, E, FAST>(self.buf, self.start, blocks)
     }
@@ -161,49 +140,31 @@ impl<const N: usize, S: StartLine, const FAST: bool> WithEngine for ParseTask<'_
         let blocks = FieldBlocks::whole(scan::WholeBuffer(engine), buf);
         self.head.parse_with::<S, _, FAST>(buf, self.start, blocks)
     }
-}
-
-/// A buffer of a block or more whose response head ends in its first block, at `end` (see
-/// `ParseTask::run`), for the small-head copy: it parses the head's bytes with the masks of
-/// that block. A prefix that holds the whole head parses as the whole buffer does.
-struct SmallHead<'a, const N: usize, S, const FAST: bool> {
-    head: &'a mut Head<N>,
-    buf: &'a [u8],
-    end: usize,
-    start: &'a mut S,
-    masks: [u64; 2],
-}
-
-impl<const N: usize, S: StartLine, const FAST: bool> WithEngine for SmallHead<'_, N, S, FAST> {
-    type Output = Result<Status, Error>;
 
     #[inline(always)]
-    fn run<E: Engine>(self, engine: E) -> Self::Output {
-        self.run_small(engine)
+    fn input(&self) -> &[u8] {
+        self.buf
     }
 
     #[inline(always)]
-    fn small_input(&self) -> bool {
-        true
+    fn head_from_start(&self) -> bool {
+        FAST && self.head.line_start == 0
     }
 
     #[inline(always)]
-    fn run_small<E: Engine>(self, engine: E) -> Self::Output {
-        // A no-op for the head `ParseTask::run` found; it tells the compiler the length's bound.
-        let buf = &self.buf[..self.end.min(scan::BLOCK - 1)];
-        let blocks = FieldBlocks::whole_classified(scan::WholeBuffer(engine), buf, self.masks);
-        match self.head.parse_with::<S, _, FAST>(buf, self.start, blocks) {
-            // A response's first CR LF CR LF ends its head or the parse fails before it, so this
-            // is not expected; were the prefix to leave the head incomplete, the rest would be
-            // the whole-block walk's, as the buffer's length calls for.
-            Ok(Status::Partial) => {
-                debug_assert!(self.head.line_start != 0);
-                engine.whole_copy(ParseTask::<N, S, FAST> {
-                    head: self.head,
-                    buf: self.buf,
-                    start: self.start,
-                })
-            }
+    fn run_head_in_first_block<E: Engine>(self, engine: E, end: usize) -> Self::Output {
+        // The head's bytes are parsed as a buffer of them alone would be, from the masks of the
+        // first block. A no-op for the `end` found; it tells the compiler the bound.
+        let head_bytes = &self.buf[..end.min(scan::BLOCK - 1)];
+        let blocks =
+            FieldBlocks::whole_from_first_block(scan::WholeBuffer(engine), self.buf, head_bytes);
+        match self
+            .head
+            .parse_with::<S, _, FAST>(head_bytes, self.start, blocks)
+        {
+            // The first CR LF CR LF ends the head unless it was empty lines before a
+            // request-line; the walk then resumes from the line the small copy stopped at.
+            Ok(Status::Partial) => engine.whole_copy(self),
             done => done,
         }
     }

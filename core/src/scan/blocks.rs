@@ -88,54 +88,20 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
         blocks
     }
 
-    /// A cursor over `buf` that has classified its block at 0 but not yet the one after it
-    /// (see [`classify_ahead`](Self::classify_ahead)), for a head that may end in that block.
+    /// [`whole`](Self::whole) for `head`, the first bytes (under one block) of `buf`, a block
+    /// or more: `buf`'s first block classified in one whole-block read, with every bit from
+    /// `head.len()` on set, which is what classifying `head` alone gives.
     #[inline(always)]
-    pub(crate) fn first_block(engine: E, buf: &'a [u8]) -> Self {
-        let mut blocks = Self::new(engine, buf);
+    pub(crate) fn whole_from_first_block(engine: E, buf: &[u8], head: &'a [u8]) -> Self {
+        debug_assert!(head.len() < BLOCK && BLOCK <= buf.len() && E::WHOLE_BUFFER);
         #[cfg(test)]
         super::counter::add_block(buf.len(), 0);
-        blocks.masks = engine.fields_block(buf, 0);
-        blocks.at = 0;
-        blocks
-    }
-
-    /// Where a head that starts in the cached block at 0 may end in it: one past the first
-    /// CR LF CR LF of the block if it ends under 64 bytes, the length of a head the small-head
-    /// copy can take. A valid head's only bytes outside the field-value bytes are CR and LF, so
-    /// its empty line and the line end before it are the first four such bytes in a row.
-    #[inline(always)]
-    pub(crate) fn empty_line_end_in_first(&self) -> Option<usize> {
-        let outside = self.masks[FieldClass::Value as usize];
-        let pairs = outside & outside >> 1;
-        let runs = pairs & pairs >> 2;
-        let at = runs.trailing_zeros() as usize;
-        match self.at == 0 && at + 4 < BLOCK && self.buf.get(at..at + 4) == Some(b"\r\n\r\n") {
-            true => Some(at + 4),
-            false => None,
-        }
-    }
-
-    /// The masks of `buf[..end]`, with `end` under one block, from the cached block at 0: its
-    /// masks with every bit from `end` on set, which is what classifying the shorter buffer
-    /// gives. For [`whole_classified`](Self::whole_classified).
-    #[inline(always)]
-    pub(crate) fn first_masks_to(&self, end: usize) -> [u64; 2] {
-        debug_assert!(self.at == 0 && end < BLOCK);
-        let past_end = u64::MAX << end;
-        self.masks.map(|mask| mask | past_end)
-    }
-
-    /// [`whole`](Self::whole) with the masks of `buf` already at hand (see
-    /// [`first_masks_to`](Self::first_masks_to)).
-    #[inline(always)]
-    pub(crate) fn whole_classified(engine: E, buf: &'a [u8], masks: [u64; 2]) -> Self {
-        debug_assert!(buf.len() < BLOCK && E::WHOLE_BUFFER);
+        let past_end = u64::MAX << head.len();
         FieldBlocks {
-            buf,
+            buf: head,
             engine,
             at: 0,
-            masks,
+            masks: engine.fields_block(buf, 0).map(|mask| mask | past_end),
             next: [0; 2],
         }
     }
@@ -214,7 +180,7 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
     /// will need it next, and it waits on nothing the walk computes, so it runs beside the walk
     /// instead of in its way.
     #[inline(always)]
-    pub(crate) fn classify_ahead(&mut self) {
+    fn classify_ahead(&mut self) {
         if E::CLASSIFIES_AHEAD {
             #[cfg(test)]
             super::counter::add_block(self.buf.len(), self.at + BLOCK);

@@ -168,15 +168,6 @@ pub(crate) trait Engine: Copy {
     /// walk (see `scan::blocks`): where the head engine is compiled per backend (x86_64). The
     /// wasm module's single copy of the walk gains nothing from it but size.
     const CLASSIFIES_AHEAD: bool = false;
-    /// Whether the engine has a small-head copy of its own, compiled apart from the walk over
-    /// whole blocks ([`small_copy`](Self::small_copy)): where the head engine is compiled per
-    /// backend (x86_64).
-    const SMALL_COPY: bool = false;
-    /// Runs `task` in the engine's small-head copy ([`WithEngine::run_small`]).
-    #[inline(always)]
-    fn small_copy<T: WithEngine>(self, task: T) -> T::Output {
-        task.run_small(self)
-    }
     /// Runs `task` in the engine's copy of the walk over whole blocks ([`WithEngine::run`]).
     #[inline(always)]
     fn whole_copy<T: WithEngine>(self, task: T) -> T::Output {
@@ -324,6 +315,36 @@ pub(crate) trait WithEngine {
     {
         self.run(engine)
     }
+
+    /// The bytes the work reads: what [`head_from_start`](Self::head_from_start) work looks for
+    /// its head's end in.
+    #[cfg_attr(not(httpspan_engine_per_backend), allow(dead_code))]
+    fn input(&self) -> &[u8];
+
+    /// Whether the work parses a head from the start of its input, a block or more (after
+    /// [`small_input`](Self::small_input)): where the engine is compiled per backend, a head
+    /// that may end in the first block then runs through
+    /// [`run_head_in_first_block`](Self::run_head_in_first_block), in an entry point of its
+    /// own, and a longer one through [`run`](Self::run).
+    #[cfg_attr(not(httpspan_engine_per_backend), allow(dead_code))]
+    #[inline(always)]
+    fn head_from_start(&self) -> bool {
+        false
+    }
+
+    /// [`run`](Self::run) for work whose head may end at `end`, under one block: one past the
+    /// first CR LF CR LF of an input that [`head_from_start`](Self::head_from_start) found. A
+    /// copy of the head engine for a head under one block; implementations should be
+    /// `#[inline(always)]`, and hand a head that does not end there to
+    /// [`Engine::whole_copy`].
+    #[cfg_attr(not(httpspan_engine_per_backend), allow(dead_code))]
+    #[inline(always)]
+    fn run_head_in_first_block<E: Engine>(self, engine: E, _end: usize) -> Self::Output
+    where
+        Self: Sized,
+    {
+        self.run(engine)
+    }
 }
 
 /// The bytes of one block of stage 1, one bit of a `u64` mask each: an input shorter than this
@@ -359,6 +380,11 @@ struct ClassRun<'a, const CLASS: u8>(&'a [u8]);
 
 impl<const CLASS: u8> WithEngine for ClassRun<'_, CLASS> {
     type Output = usize;
+
+    #[inline(always)]
+    fn input(&self) -> &[u8] {
+        self.0
+    }
 
     #[inline(always)]
     fn run<E: Engine>(self, engine: E) -> usize {

@@ -188,15 +188,14 @@ const SHORT_RESPONSES: &[&[u8]] = &[
     b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Pad: 0123456789abcdef\r\n\r\n",
 ];
 
-/// A response head whose empty line ends in the first 64 bytes of a longer buffer (followed by
-/// its body, by the next message, or by a few bytes that take the buffer just past one block) is
-/// parsed by the small-head copy from that block's masks (x86_64); a request head, by the
-/// whole-block walk with that block classified first. Each such buffer, with one byte of the
+/// A head whose empty line ends in the first 64 bytes of a longer buffer (followed by its body,
+/// by the next message, or by a few bytes that take the buffer just past one block) is parsed by
+/// a small-head copy from that block's masks (x86_64). Each such buffer, with one byte of the
 /// head changed at every position to each byte that matters to the grammar, must parse as the
 /// precise path over whole blocks parses it, and fed in every split as in one piece: the same
 /// status or error (kind and offset), fields, known-header index and framing. Heads of 64 bytes
 /// and more, which the copy does not take, are checked at the boundary too, and a request after
-/// empty lines.
+/// empty lines, whose first CR LF CR LF the copy stops at and the walk goes on from.
 #[test]
 #[cfg_attr(
     miri,

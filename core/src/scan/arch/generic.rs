@@ -161,6 +161,41 @@ pub(crate) unsafe fn classify<W: Vector, N: Vector, const K: usize>(
     masks
 }
 
+/// Where a head parsed from the start of `bytes` ends, if the walk can tell from its first 64
+/// bytes alone: one past the first CR LF CR LF if it ends under 64 bytes. `None` if there is
+/// none, if `bytes` is shorter than 64, or if two LFs one byte apart come before it (bare-LF
+/// lines, which a head of CR LF lines never holds): the walk over whole blocks then finds the
+/// end.
+///
+/// ```text
+/// lf    = LF mask of bytes[..64]
+/// start = first i with lf[i + 1] and lf[i + 3]
+/// Some(start + 4) if start + 4 < 64 and bytes[start..start + 4] == CR LF CR LF
+/// ```
+///
+/// # Safety
+/// The CPU supports the feature of `V`.
+#[cfg(httpspan_engine_per_backend)]
+#[inline(always)]
+pub(crate) unsafe fn empty_line_end_in_first<V: Vector>(bytes: &[u8]) -> Option<usize> {
+    let block = bytes.first_chunk::<64>()?;
+    // SAFETY: the caller guarantees the feature.
+    let lf = unsafe { V::splat(b'\n') };
+    let mut lfs = 0u64;
+    let mut k = 0;
+    while k < 64 {
+        // SAFETY: k + V::BYTES <= 64, so the load is inside `block`; the caller guarantees the
+        // feature.
+        unsafe {
+            let v = V::load_unaligned(block.as_ptr().add(k));
+            lfs |= v.cmpeq(lf).movemask().to_bits() << k;
+        }
+        k += V::BYTES;
+    }
+    let start = ((lfs & lfs >> 2) >> 1).trailing_zeros() as usize;
+    (start + 4 < 64 && block.get(start..start + 4) == Some(b"\r\n\r\n")).then_some(start + 4)
+}
+
 /// The masks of the 64 bytes at `start`, all inside `bytes`.
 ///
 /// # Safety
@@ -482,13 +517,6 @@ macro_rules! engine {
         // inline: inlined, their constants are loaded once per parse instead of once per line.
         impl $crate::scan::Engine for Engine {
             const CLASSIFIES_AHEAD: bool = true;
-            const SMALL_COPY: bool = true;
-
-            #[inline(always)]
-            fn small_copy<T: $crate::scan::WithEngine>(self, task: T) -> T::Output {
-                // SAFETY: the Engine invariant: the CPU has the feature.
-                unsafe { run_small(task) }
-            }
 
             #[inline(always)]
             fn whole_copy<T: $crate::scan::WithEngine>(self, task: T) -> T::Output {
@@ -531,9 +559,11 @@ macro_rules! engine {
             }
         }
 
-        /// Runs `task` with this backend's engine, compiled for its feature: in one of two
-        /// entry points, the second for work whose input is under one block (a short head, or
-        /// the start of one fed in pieces; see `WithEngine::run_small`).
+        /// Runs `task` with this backend's engine, compiled for its feature, in one of three
+        /// entry points: `run_small` for work whose input is under one block (a short head, or
+        /// the start of one fed in pieces), `run_from_start` for a head parsed from the start
+        /// of a longer buffer, and `run_whole` for the rest (a parse resumed on a longer
+        /// buffer). See `WithEngine`.
         ///
         /// # Safety
         /// The CPU supports this backend's target feature.
@@ -541,9 +571,12 @@ macro_rules! engine {
         pub(crate) unsafe fn run<T: $crate::scan::WithEngine>(task: T) -> T::Output {
             // SAFETY: the caller guarantees the feature.
             unsafe {
-                match task.small_input() {
-                    true => run_small(task),
-                    false => run_whole(task),
+                if task.small_input() {
+                    run_small(task)
+                } else if task.head_from_start() {
+                    run_from_start(task)
+                } else {
+                    run_whole(task)
                 }
             }
         }
@@ -560,9 +593,7 @@ macro_rules! engine {
 
         /// `run` for work whose input is under one block: a copy of the head engine of its
         /// own, which the bound on the input's length frees of the whole-block code, and whose
-        /// registers are allocated for a head that fits in one block. Also called from
-        /// `run_whole` for a response head that ends in its buffer's first block
-        /// (`Engine::small_copy`), which must not take this copy in.
+        /// registers are allocated for a head that fits in one block.
         ///
         /// # Safety
         /// The CPU supports this backend's target feature.
@@ -570,6 +601,41 @@ macro_rules! engine {
         #[inline(never)]
         unsafe fn run_small<T: $crate::scan::WithEngine>(task: T) -> T::Output {
             task.run_small(Engine(()))
+        }
+
+        /// `run` for a head parsed from the start of a buffer of a block or more: a head that
+        /// ends in the first block (a short head followed by its body or by the next message)
+        /// goes to a small-head copy of its own, a longer one to the walk over whole blocks.
+        /// An entry point apart from both, so that a long head pays only for the test and a
+        /// call, and neither copy's registers are allocated for the other's heads.
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target feature.
+        #[target_feature(enable = $feature)]
+        #[inline(never)]
+        unsafe fn run_from_start<T: $crate::scan::WithEngine>(task: T) -> T::Output {
+            use $crate::scan::arch::generic::empty_line_end_in_first;
+            // SAFETY: the caller guarantees the feature.
+            unsafe {
+                match empty_line_end_in_first::<$wide>(task.input()) {
+                    Some(end) => run_head_in_first_block(task, end),
+                    None => run_whole(task),
+                }
+            }
+        }
+
+        /// `run` for a head that may end at `end`, in the first block of a longer input: a
+        /// copy of the head engine for a head under one block, as `run_small` is.
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target feature.
+        #[target_feature(enable = $feature)]
+        #[inline(never)]
+        unsafe fn run_head_in_first_block<T: $crate::scan::WithEngine>(
+            task: T,
+            end: usize,
+        ) -> T::Output {
+            task.run_head_in_first_block(Engine(()), end)
         }
     };
 }

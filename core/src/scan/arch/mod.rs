@@ -74,14 +74,20 @@ macro_rules! for_each_backend {
             [any(test, not(httpspan_one_engine))] Scalar = 1, "scalar", true, safe(super::scalar::Scalar);
             [httpspan_swar] Swar = 7, "swar", true, safe(super::swar::Swar);
             [httpspan_x86_64] Sse42 = 2, "sse4.2", x86_64_has!("sse4.2"), unsafe(x86_64::sse42);
-            [httpspan_x86_64] Avx2 = 3, "avx2", x86_64_has!("avx2"), unsafe(x86_64::avx2);
-            // The backend's code is AVX2 (its 32-byte vectors) and AVX-512F and BW. No VBMI2
-            // instruction is used: VBMI2 marks the CPUs (Ice Lake, Zen 4 and later) that keep
-            // their clock under 512-bit instructions, where the first AVX-512 ones (Skylake-SP
-            // to Cooper Lake) lower it, which can cost the code around a parse more than the
-            // parse gains. simdjson's AVX-512 kernel asks for VBMI2 as well.
+            // BMI1 and BMI2 make the walk's bit scans and variable shifts one instruction each
+            // (`tzcnt`, `shrx`); every CPU with AVX2 has them in practice.
+            [httpspan_x86_64] Avx2 = 3, "avx2",
+                x86_64_has!("avx2") && x86_64_has!("bmi1") && x86_64_has!("bmi2"),
+                unsafe(x86_64::avx2);
+            // The backend's code is AVX2 (its 32-byte vectors), BMI1 and BMI2, and AVX-512F
+            // and BW. No VBMI2 instruction is used: VBMI2 marks the CPUs (Ice Lake, Zen 4 and
+            // later) that keep their clock under 512-bit instructions, where the first AVX-512
+            // ones (Skylake-SP to Cooper Lake) lower it, which can cost the code around a parse
+            // more than the parse gains. simdjson's AVX-512 kernel asks for VBMI2 as well.
             [httpspan_avx512] Avx512 = 6, "avx512",
                 x86_64_has!("avx2")
+                    && x86_64_has!("bmi1")
+                    && x86_64_has!("bmi2")
                     && x86_64_has!("avx512f")
                     && x86_64_has!("avx512bw")
                     && x86_64_has!("avx512vbmi2"),
@@ -548,13 +554,15 @@ mod tests {
     #[cfg(httpspan_x86_64)]
     fn avx512_is_offered_where_the_cpu_has_it() {
         let has = std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
             && std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512bw")
             && std::is_x86_feature_detected!("avx512vbmi2");
         assert_eq!(
             Backend::named("avx512").is_some(),
             has && cfg!(httpspan_avx512),
-            "AVX2, AVX-512F, BW and VBMI2 on this CPU: {has}"
+            "AVX2, BMI1, BMI2, AVX-512F, BW and VBMI2 on this CPU: {has}"
         );
     }
 

@@ -13,14 +13,15 @@ pub(crate) mod sse42 {
     use core::arch::x86_64::__m128i;
 }
 
-/// AVX2 backend: 32-byte blocks, then 16-byte blocks, then scalar.
+/// AVX2 backend: 32-byte blocks, then 16-byte blocks, then scalar; with BMI1 and BMI2 (see
+/// `Kind::is_supported`).
 pub(crate) mod avx2 {
-    crate::scan::arch::generic::ladder!("avx2", __m256i, __m128i);
-    crate::scan::arch::generic::engine!("avx2", __m256i, __m128i);
+    crate::scan::arch::generic::ladder!("avx2,bmi1,bmi2", __m256i, __m128i);
+    crate::scan::arch::generic::engine!("avx2,bmi1,bmi2", __m256i, __m128i);
     use core::arch::x86_64::{__m128i, __m256i};
 }
 
-/// AVX-512 backend (AVX-512F and BW; chosen where the CPU has VBMI2 too, see
+/// AVX-512 backend (AVX-512F and BW, with BMI1 and BMI2; chosen where the CPU has VBMI2 too, see
 /// `Kind::is_supported`): a 64-byte block in one register, a buffer under one block in one
 /// masked load; 32-byte vectors for what the ladder's run kernels meet under 64 bytes. Compiled
 /// only where the compiler has the AVX-512 intrinsics stable (Rust 1.89; see `build.rs`).
@@ -28,8 +29,8 @@ pub(crate) mod avx2 {
 // Past the crate's `rust-version`: `build.rs` compiles this in only for Rust 1.89 or later.
 #[allow(clippy::incompatible_msrv)]
 pub(crate) mod avx512 {
-    crate::scan::arch::generic::ladder!("avx2,avx512f,avx512bw", __m512i, __m256i);
-    crate::scan::arch::generic::engine!("avx2,avx512f,avx512bw", __m512i, __m256i);
+    crate::scan::arch::generic::ladder!("avx2,bmi1,bmi2,avx512f,avx512bw", __m512i, __m256i);
+    crate::scan::arch::generic::engine!("avx2,bmi1,bmi2,avx512f,avx512bw", __m512i, __m256i);
     use core::arch::x86_64::{__m256i, __m512i};
 }
 
@@ -207,5 +208,77 @@ impl Vector for __m512i {
     unsafe fn movemask(self) -> u64 {
         // SAFETY: the caller guarantees AVX-512BW.
         unsafe { _mm512_movepi8_mask(self) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scan::arch::generic::empty_line_end_in_first;
+
+    /// `empty_line_end_in_first` with each vector width this CPU runs.
+    fn ends(bytes: &[u8]) -> std::vec::Vec<Option<usize>> {
+        // SAFETY: SSE2 is part of x86_64.
+        let mut ends = std::vec![unsafe { empty_line_end_in_first::<__m128i>(bytes) }];
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2.
+            ends.push(unsafe { empty_line_end_in_first::<__m256i>(bytes) });
+        }
+        #[cfg(httpspan_avx512)]
+        if std::is_x86_feature_detected!("avx512bw") {
+            // SAFETY: the CPU has AVX-512F and BW.
+            ends.push(unsafe { empty_line_end_in_first::<__m512i>(bytes) });
+        }
+        ends
+    }
+
+    /// What every width must answer: one past the first CR LF CR LF if it ends under 64 bytes,
+    /// unless an LF, any byte and an LF start before it (bare-LF lines: then `None`).
+    fn contract(bytes: &[u8]) -> Option<usize> {
+        let block = bytes.get(..64)?;
+        let empty_line = (0..60).find(|&i| &block[i..i + 4] == b"\r\n\r\n")?;
+        let lf_pair = (0..60).find(|&i| block[i + 1] == b'\n' && block[i + 3] == b'\n');
+        (lf_pair == Some(empty_line)).then_some(empty_line + 4)
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "vector intrinsics on every input: too slow under Miri")]
+    fn the_head_end_in_the_first_block_is_found_at_every_width() {
+        let mut inputs: std::vec::Vec<std::vec::Vec<u8>> = std::vec::Vec::new();
+        // The empty line at every offset, alone and after a bare-LF line.
+        for at in 0..70 {
+            let mut buf = std::vec![b'a'; 80];
+            buf[at..at + 4].copy_from_slice(b"\r\n\r\n");
+            inputs.push(buf.clone());
+            if at >= 3 {
+                buf[at - 3..at].copy_from_slice(b"\na\n");
+                inputs.push(buf);
+            }
+        }
+        // Runs of CR, LF and other bytes, from a fixed xorshift sequence.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20_000 {
+            let len = 64 + (state % 17) as usize;
+            let buf = (0..len)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    [b'\r', b'\n', b'\r', b'\n', b'a', b' '][(state % 6) as usize]
+                })
+                .collect();
+            inputs.push(buf);
+        }
+        // A short buffer has no first block to look in.
+        inputs.push(b"HTTP/1.1 200 OK\r\n\r\n".to_vec());
+        let mut found = 0;
+        for buf in &inputs {
+            let expected = contract(buf);
+            for end in ends(buf) {
+                assert_eq!(end, expected, "{buf:?}");
+            }
+            found += usize::from(expected.is_some());
+        }
+        assert!(found > 1_000, "{found} of {}", inputs.len());
     }
 }
