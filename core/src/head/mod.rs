@@ -141,14 +141,11 @@ impl<const N: usize, S: StartLine, const FAST: bool> WithEngine for ParseTask<'_
         self.head.parse_with::<S, _, FAST>(buf, self.start, blocks)
     }
 
-    #[inline(always)]
-    fn input(&self) -> &[u8] {
-        self.buf
-    }
+    const MAY_PARSE_FROM_START: bool = FAST;
 
     #[inline(always)]
-    fn head_from_start(&self) -> bool {
-        FAST && self.head.line_start == 0
+    fn head_from_start(&self) -> Option<&[u8]> {
+        (self.head.line_start == 0).then_some(self.buf)
     }
 
     #[inline(always)]

@@ -200,11 +200,6 @@ impl<const N: usize, S: StartLine> WithEngine for TruncatedCheck<'_, N, S> {
     type Output = Result<(), Error>;
 
     #[inline(always)]
-    fn input(&self) -> &[u8] {
-        self.buf
-    }
-
-    #[inline(always)]
     fn run<E: Engine>(self, engine: E) -> Self::Output {
         self.head.check_truncated_with(self.buf, self.start, engine)
     }

@@ -316,24 +316,24 @@ pub(crate) trait WithEngine {
         self.run(engine)
     }
 
-    /// The bytes the work reads: what [`head_from_start`](Self::head_from_start) work looks for
-    /// its head's end in.
+    /// Whether the work may parse a head from the start of an input of a block or more (see
+    /// [`head_from_start`](Self::head_from_start)): where the engine is compiled per backend,
+    /// such work that [`small_input`](Self::small_input) did not take enters an entry point of
+    /// its own, which asks.
     #[cfg_attr(not(httpspan_engine_per_backend), allow(dead_code))]
-    fn input(&self) -> &[u8];
+    const MAY_PARSE_FROM_START: bool = false;
 
-    /// Whether the work parses a head from the start of its input, a block or more (after
-    /// [`small_input`](Self::small_input)): where the engine is compiled per backend, a head
-    /// that may end in the first block then runs through
-    /// [`run_head_in_first_block`](Self::run_head_in_first_block), in an entry point of its
-    /// own, and a longer one through [`run`](Self::run).
+    /// The input, if the work parses a head from its start: a head that may end in the first
+    /// block then runs through [`run_head_in_first_block`](Self::run_head_in_first_block), and
+    /// a longer one, or a parse resumed, through [`run`](Self::run).
     #[cfg_attr(not(httpspan_engine_per_backend), allow(dead_code))]
     #[inline(always)]
-    fn head_from_start(&self) -> bool {
-        false
+    fn head_from_start(&self) -> Option<&[u8]> {
+        None
     }
 
     /// [`run`](Self::run) for work whose head may end at `end`, under one block: one past the
-    /// first CR LF CR LF of an input that [`head_from_start`](Self::head_from_start) found. A
+    /// first CR LF CR LF of the input [`head_from_start`](Self::head_from_start) gave. A
     /// copy of the head engine for a head under one block; implementations should be
     /// `#[inline(always)]`, and hand a head that does not end there to
     /// [`Engine::whole_copy`].
@@ -380,11 +380,6 @@ struct ClassRun<'a, const CLASS: u8>(&'a [u8]);
 
 impl<const CLASS: u8> WithEngine for ClassRun<'_, CLASS> {
     type Output = usize;
-
-    #[inline(always)]
-    fn input(&self) -> &[u8] {
-        self.0
-    }
 
     #[inline(always)]
     fn run<E: Engine>(self, engine: E) -> usize {

@@ -28,11 +28,6 @@ impl scan::WithEngine for TargetRun<'_> {
     type Output = SyntaxResult<(usize, bool)>;
 
     #[inline(always)]
-    fn input(&self) -> &[u8] {
-        self.bytes
-    }
-
-    #[inline(always)]
     fn run<E: Engine>(self, engine: E) -> Self::Output {
         target_bytes(self.bytes, self.unsafe_bytes, engine)
     }

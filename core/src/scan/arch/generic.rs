@@ -165,7 +165,8 @@ pub(crate) unsafe fn classify<W: Vector, N: Vector, const K: usize>(
 /// bytes alone: one past the first CR LF CR LF if it ends under 64 bytes. `None` if there is
 /// none, if `bytes` is shorter than 64, or if two LFs one byte apart come before it (bare-LF
 /// lines, which a head of CR LF lines never holds): the walk over whole blocks then finds the
-/// end.
+/// end. One compare per vector rather than `classify_one`'s table lookups, because it runs in
+/// front of every head parsed from the start of a longer buffer.
 ///
 /// ```text
 /// lf    = LF mask of bytes[..64]
@@ -561,9 +562,8 @@ macro_rules! engine {
 
         /// Runs `task` with this backend's engine, compiled for its feature, in one of three
         /// entry points: `run_small` for work whose input is under one block (a short head, or
-        /// the start of one fed in pieces), `run_from_start` for a head parsed from the start
-        /// of a longer buffer, and `run_whole` for the rest (a parse resumed on a longer
-        /// buffer). See `WithEngine`.
+        /// the start of one fed in pieces), `run_from_start` for a head parse in a longer
+        /// buffer, and `run_whole` for other work. See `WithEngine`.
         ///
         /// # Safety
         /// The CPU supports this backend's target feature.
@@ -573,7 +573,7 @@ macro_rules! engine {
             unsafe {
                 if task.small_input() {
                     run_small(task)
-                } else if task.head_from_start() {
+                } else if T::MAY_PARSE_FROM_START {
                     run_from_start(task)
                 } else {
                     run_whole(task)
@@ -603,11 +603,12 @@ macro_rules! engine {
             task.run_small(Engine(()))
         }
 
-        /// `run` for a head parsed from the start of a buffer of a block or more: a head that
-        /// ends in the first block (a short head followed by its body or by the next message)
-        /// goes to a small-head copy of its own, a longer one to the walk over whole blocks.
-        /// An entry point apart from both, so that a long head pays only for the test and a
-        /// call, and neither copy's registers are allocated for the other's heads.
+        /// `run` for a head parse in a buffer of a block or more: a head parsed from the start
+        /// that ends in the first block (a short head followed by its body or by the next
+        /// message) goes to a small-head copy of its own; a longer head, or a parse resumed,
+        /// to the walk over whole blocks. An entry point apart from both, so that a long head
+        /// pays only for the test and a call, and neither copy's registers are allocated for
+        /// the other's heads.
         ///
         /// # Safety
         /// The CPU supports this backend's target feature.
@@ -617,7 +618,11 @@ macro_rules! engine {
             use $crate::scan::arch::generic::empty_line_end_in_first;
             // SAFETY: the caller guarantees the feature.
             unsafe {
-                match empty_line_end_in_first::<$wide>(task.input()) {
+                let end = match task.head_from_start() {
+                    Some(bytes) => empty_line_end_in_first::<$wide>(bytes),
+                    None => None,
+                };
+                match end {
                     Some(end) => run_head_in_first_block(task, end),
                     None => run_whole(task),
                 }
