@@ -149,18 +149,20 @@ impl<const N: usize, S: StartLine, const FAST: bool> WithEngine for ParseTask<'_
     }
 
     #[inline(always)]
-    fn run_head_in_first_block<E: Engine>(self, engine: E, end: usize) -> Self::Output {
-        // The head's bytes are parsed as a buffer of them alone would be, from the masks of the
-        // first block. A no-op for the `end` found; it tells the compiler the bound.
-        let head_bytes = &self.buf[..end.min(scan::BLOCK - 1)];
-        let blocks =
-            FieldBlocks::whole_from_first_block(scan::WholeBuffer(engine), self.buf, head_bytes);
+    fn run_head_in_first_block<E: Engine>(self, engine: E) -> Self::Output {
+        // The first block's bytes but its last are parsed as a buffer of them alone would be,
+        // from the block's masks: a prefix of `buf`, which gives what `buf` gives unless it
+        // stops short (split invariance). Its length is a constant, so no instruction of the
+        // parse waits for the search that found the CR LF CR LF.
+        let (prefix, _) = self.buf.split_at(scan::BLOCK - 1);
+        let blocks = FieldBlocks::whole_from_first_block(scan::WholeBuffer(engine), self.buf);
         match self
             .head
-            .parse_with::<S, _, FAST>(head_bytes, self.start, blocks)
+            .parse_with::<S, _, FAST>(prefix, self.start, blocks)
         {
             // The first CR LF CR LF ends the head unless it was empty lines before a
-            // request-line; the walk then resumes from the line the small copy stopped at.
+            // request-line, or ends past the prefix; the walk then resumes from the line the
+            // small copy stopped at.
             Ok(Status::Partial) => engine.whole_copy(self),
             done => done,
         }

@@ -88,17 +88,18 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
         blocks
     }
 
-    /// [`whole`](Self::whole) for `head`, the first bytes (under one block) of `buf`, a block
-    /// or more: `buf`'s first block classified in one whole-block read, with every bit from
-    /// `head.len()` on set, which is what classifying `head` alone gives.
+    /// [`whole`](Self::whole) for `buf[..BLOCK - 1]`, where `buf` is a block or more: its
+    /// first block classified in one whole-block read, with the last bit set, which is what
+    /// classifying those `BLOCK - 1` bytes alone gives.
     #[inline(always)]
-    pub(crate) fn whole_from_first_block(engine: E, buf: &[u8], head: &'a [u8]) -> Self {
-        debug_assert!(head.len() < BLOCK && BLOCK <= buf.len() && E::WHOLE_BUFFER);
+    pub(crate) fn whole_from_first_block(engine: E, buf: &'a [u8]) -> Self {
+        debug_assert!(BLOCK <= buf.len() && E::WHOLE_BUFFER);
         #[cfg(test)]
         super::counter::add_block(buf.len(), 0);
-        let past_end = u64::MAX << head.len();
+        let (prefix, _) = buf.split_at(BLOCK - 1);
+        let past_end = 1 << (BLOCK - 1);
         FieldBlocks {
-            buf: head,
+            buf: prefix,
             engine,
             at: 0,
             masks: engine.fields_block(buf, 0).map(|mask| mask | past_end),

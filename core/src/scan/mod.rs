@@ -332,14 +332,14 @@ pub(crate) trait WithEngine {
         None
     }
 
-    /// [`run`](Self::run) for work whose head may end at `end`, under one block: one past the
-    /// first CR LF CR LF of the input [`head_from_start`](Self::head_from_start) gave. A
-    /// copy of the head engine for a head under one block; implementations should be
-    /// `#[inline(always)]`, and hand a head that does not end there to
-    /// [`Engine::whole_copy`].
+    /// [`run`](Self::run) for work whose head may end in the first block: the input
+    /// [`head_from_start`](Self::head_from_start) gave has a CR LF CR LF there. A copy of the
+    /// head engine for a head under one block, which parses the block's first `BLOCK - 1` bytes
+    /// as a prefix of the input; implementations should be `#[inline(always)]`, and hand a head
+    /// that does not end there to [`Engine::whole_copy`].
     #[cfg_attr(not(httpspan_engine_per_backend), allow(dead_code))]
     #[inline(always)]
-    fn run_head_in_first_block<E: Engine>(self, engine: E, _end: usize) -> Self::Output
+    fn run_head_in_first_block<E: Engine>(self, engine: E) -> Self::Output
     where
         Self: Sized,
     {

@@ -618,29 +618,27 @@ macro_rules! engine {
             use $crate::scan::arch::generic::empty_line_end_in_first;
             // SAFETY: the caller guarantees the feature.
             unsafe {
-                let end = match task.head_from_start() {
-                    Some(bytes) => empty_line_end_in_first::<$wide>(bytes),
-                    None => None,
+                let ends_in_first = match task.head_from_start() {
+                    Some(bytes) => empty_line_end_in_first::<$wide>(bytes).is_some(),
+                    None => false,
                 };
-                match end {
-                    Some(end) => run_head_in_first_block(task, end),
-                    None => run_whole(task),
+                if ends_in_first {
+                    run_head_in_first_block(task)
+                } else {
+                    run_whole(task)
                 }
             }
         }
 
-        /// `run` for a head that may end at `end`, in the first block of a longer input: a
-        /// copy of the head engine for a head under one block, as `run_small` is.
+        /// `run` for a head that may end in the first block of a longer input: a copy of the
+        /// head engine for a head under one block, as `run_small` is.
         ///
         /// # Safety
         /// The CPU supports this backend's target feature.
         #[target_feature(enable = $feature)]
         #[inline(never)]
-        unsafe fn run_head_in_first_block<T: $crate::scan::WithEngine>(
-            task: T,
-            end: usize,
-        ) -> T::Output {
-            task.run_head_in_first_block(Engine(()), end)
+        unsafe fn run_head_in_first_block<T: $crate::scan::WithEngine>(task: T) -> T::Output {
+            task.run_head_in_first_block(Engine(()))
         }
     };
 }
