@@ -298,17 +298,19 @@ fn followed_rows<P: Parser, A: Competitor, B: Competitor>(
 }
 
 /// Copies of `message`, each at the start of a read buffer of its own (8 KiB, as a server reads
-/// into), 0, 16, 32 and 48 bytes past a 64-byte boundary: a row that parses all four does not
-/// depend on where the allocator put one buffer. A 64-byte load that crosses a cache line costs
-/// more, and a buffer just big enough for its message lies next to other heap data.
+/// into) that begins a page, 0, 16, 32 and 48 bytes in: a row that parses all four does not
+/// depend on where the allocator put one buffer. A 64-byte load that crosses a cache line or a
+/// page costs more, and a buffer just big enough for its message lies next to other heap data.
 fn in_read_buffers(message: &[u8]) -> [&'static [u8]; 4] {
     const READ_BUFFER: usize = 8192;
+    const PAGE: usize = 4096;
+    assert!(message.len() + 64 <= READ_BUFFER);
     core::array::from_fn(|k| {
-        let buffer = vec![0u8; READ_BUFFER + 64].leak();
-        let skip = (k * 16 + 64 - buffer.as_ptr() as usize % 64) % 64;
+        let buffer = vec![0u8; READ_BUFFER + PAGE].leak();
+        let skip = (PAGE - buffer.as_ptr() as usize % PAGE) % PAGE + k * 16;
         let copy = &mut buffer[skip..skip + message.len()];
         copy.copy_from_slice(message);
-        assert_eq!(copy.as_ptr() as usize % 64, k * 16);
+        assert_eq!(copy.as_ptr() as usize % PAGE, k * 16);
         &*copy
     })
 }
