@@ -188,27 +188,34 @@ competitors! {
         compete::pico_response_semantics;
 }
 
-fn parse_case<C: Competitor>(bufs: [&'static [u8]; 4]) -> Case {
-    Case::new(C::NAME, bufs[0].len(), move || {
-        for buf in bufs {
-            black_box(C::parse(buf));
-        }
-    })
-    .ops(bufs.len() as u32)
+/// The copies of one message that a parse row parses in each call (see [`in_read_buffers`]).
+type ReadBuffers = [&'static [u8]; 4];
+
+/// A case that runs `parse` on each of `bufs` in every call: one operation per buffer, on
+/// `bytes` bytes.
+fn over_buffers(
+    name: &'static str,
+    bytes: usize,
+    bufs: ReadBuffers,
+    mut parse: impl FnMut(&'static [u8]) + 'static,
+) -> Case {
+    Case::new(name, bytes, move || bufs.into_iter().for_each(&mut parse)).ops(bufs.len() as u32)
 }
 
-fn semantics_case<C: Competitor>(bufs: [&'static [u8]; 4], expected: Semantics) -> Case {
-    Case::new(C::NAME, bufs[0].len(), move || {
-        for buf in bufs {
-            assert_eq!(black_box(C::semantics(buf)), expected);
-        }
+fn parse_case<C: Competitor>(bufs: ReadBuffers) -> Case {
+    over_buffers(C::NAME, bufs[0].len(), bufs, |buf| {
+        black_box(C::parse(buf));
     })
-    .ops(bufs.len() as u32)
+}
+
+fn semantics_case<C: Competitor>(bufs: ReadBuffers, expected: Semantics) -> Case {
+    over_buffers(C::NAME, bufs[0].len(), bufs, move |buf| {
+        assert_eq!(black_box(C::semantics(buf)), expected);
+    })
 }
 
 /// The parse rows and the parse-with-semantics rows of one kind of head, for each input size,
-/// against competitors `A` and `B`. Each call parses the head in each of the buffers of
-/// [`in_read_buffers`], so one operation is a quarter of a call.
+/// against competitors `A` and `B`, each over the buffers of [`in_read_buffers`].
 fn head_rows<P: Parser, A: Competitor, B: Competitor>(
     rows: &mut Vec<Row>,
     titles: [&'static str; 2],
@@ -220,12 +227,9 @@ fn head_rows<P: Parser, A: Competitor, B: Competitor>(
         rows.push(Row {
             title: titles[0],
             input: input_label(size, input),
-            ours: Case::new("httpspan", input.len(), move || {
-                for buf in bufs {
-                    parser.parse_all(buf);
-                }
-            })
-            .ops(bufs.len() as u32),
+            ours: over_buffers("httpspan", input.len(), bufs, move |buf| {
+                parser.parse_all(buf)
+            }),
             others: vec![parse_case::<A>(bufs), parse_case::<B>(bufs)],
         });
     }
@@ -236,13 +240,10 @@ fn head_rows<P: Parser, A: Competitor, B: Competitor>(
         rows.push(Row {
             title: titles[1],
             input: input_label(size, input),
-            ours: Case::new("httpspan", input.len(), move || {
-                for buf in bufs {
-                    parser.parse_all(buf);
-                    assert_eq!(black_box(parser.semantics()), expected);
-                }
-            })
-            .ops(bufs.len() as u32),
+            ours: over_buffers("httpspan", input.len(), bufs, move |buf| {
+                parser.parse_all(buf);
+                assert_eq!(black_box(parser.semantics()), expected);
+            }),
             others: vec![
                 semantics_case::<A>(bufs, expected),
                 semantics_case::<B>(bufs, expected),
@@ -252,9 +253,8 @@ fn head_rows<P: Parser, A: Competitor, B: Competitor>(
 }
 
 /// The parse rows of a small head with more bytes after it in the buffer, as a server reads
-/// them: its body (1 KiB), and a second copy of the message (pipelined). The head is the first
-/// `head.len()` bytes; what follows is not parsed. Each call parses the message in each of the
-/// buffers of [`in_read_buffers`], so one operation is a quarter of a call.
+/// them: its body (1 KiB), and a second copy of the message (pipelined), each over the buffers
+/// of [`in_read_buffers`]. The head is the first `head.len()` bytes; what follows is not parsed.
 fn followed_rows<P: Parser, A: Competitor, B: Competitor>(
     rows: &mut Vec<Row>,
     title: &'static str,
@@ -262,36 +262,26 @@ fn followed_rows<P: Parser, A: Competitor, B: Competitor>(
 ) {
     let body = [head, &[b'x'; 1024][..]].concat();
     let pipelined = [head, head].concat();
+    let head_len = head.len();
     for (input, message) in [
         ("small + 1 KiB body", body),
         ("small, pipelined", pipelined),
     ] {
-        let head_len = head.len();
         let bufs = in_read_buffers(&message);
         let mut parser = P::create();
-        let ops = bufs.len() as u32;
         rows.push(Row {
             title,
             input: input_label(input, &message),
-            ours: Case::new("httpspan", head_len, move || {
-                for buf in bufs {
-                    parser.parse_head(buf, head_len);
-                }
-            })
-            .ops(ops),
+            ours: over_buffers("httpspan", head_len, bufs, move |buf| {
+                parser.parse_head(buf, head_len)
+            }),
             others: vec![
-                Case::new(A::NAME, head_len, move || {
-                    for buf in bufs {
-                        black_box(A::parse_head(buf, head_len));
-                    }
-                })
-                .ops(ops),
-                Case::new(B::NAME, head_len, move || {
-                    for buf in bufs {
-                        black_box(B::parse_head(buf, head_len));
-                    }
-                })
-                .ops(ops),
+                over_buffers(A::NAME, head_len, bufs, move |buf| {
+                    black_box(A::parse_head(buf, head_len));
+                }),
+                over_buffers(B::NAME, head_len, bufs, move |buf| {
+                    black_box(B::parse_head(buf, head_len));
+                }),
             ],
         });
     }
@@ -301,7 +291,7 @@ fn followed_rows<P: Parser, A: Competitor, B: Competitor>(
 /// into) that begins a page, 0, 16, 32 and 48 bytes in: a row that parses all four does not
 /// depend on where the allocator put one buffer. A 64-byte load that crosses a cache line or a
 /// page costs more, and a buffer just big enough for its message lies next to other heap data.
-fn in_read_buffers(message: &[u8]) -> [&'static [u8]; 4] {
+fn in_read_buffers(message: &[u8]) -> ReadBuffers {
     const READ_BUFFER: usize = 8192;
     const PAGE: usize = 4096;
     assert!(message.len() + 64 <= READ_BUFFER);

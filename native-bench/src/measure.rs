@@ -1,7 +1,6 @@
 //! Times every case of every row, interleaved, so that a disturbance (another process, a
 //! frequency change) lands on all of them alike instead of on whichever ran at that moment.
 
-use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use crate::Row;
@@ -37,31 +36,6 @@ fn calibrate(run: &mut dyn FnMut()) -> u64 {
     }
 }
 
-/// How many stack depths the rounds cycle through (see [`at_depth`]): with frames of about
-/// 300 bytes, more than the 4 KiB that aliasing repeats at.
-const STACK_DEPTHS: usize = 16;
-
-/// Runs `batch` `depth` frames of [`STACK_FRAME`] bytes further down the stack, so that the
-/// rounds time a case at different stack addresses. A load waits for an earlier store whose
-/// address matches it in the low 12 bits (4 KiB aliasing): at one fixed depth, a case whose
-/// input lies at such an offset from the stack the parse writes to stays slow in every round of
-/// a run, and the fastest round does not show its cost.
-#[inline(never)]
-fn at_depth(depth: usize, batch: &mut dyn FnMut()) {
-    let frame = [0u8; STACK_FRAME];
-    black_box(&frame);
-    if depth == 0 {
-        batch();
-    } else {
-        at_depth(depth - 1, batch);
-    }
-    // Used after the call, so that the call is not a tail call and each depth keeps its frame.
-    black_box(&frame);
-}
-
-/// The bytes each level of [`at_depth`] reserves.
-const STACK_FRAME: usize = 256;
-
 /// Times every case: `rounds` rounds, each running one batch of every case, in an order that
 /// rotates from round to round. Returns, per row, httpspan's timing and then the competitors'.
 pub fn measure(rows: &mut [Row], rounds: usize) -> Vec<Vec<Timing>> {
@@ -75,14 +49,11 @@ pub fn measure(rows: &mut [Row], rounds: usize) -> Vec<Vec<Timing>> {
         for k in 0..cases.len() {
             let i = (k + round) % cases.len();
             let case = &mut cases[i];
-            let mut elapsed = 0.0;
-            at_depth(round % STACK_DEPTHS, &mut || {
-                let start = Instant::now();
-                for _ in 0..calls[i] {
-                    (case.run)();
-                }
-                elapsed = start.elapsed().as_nanos() as f64;
-            });
+            let start = Instant::now();
+            for _ in 0..calls[i] {
+                (case.run)();
+            }
+            let elapsed = start.elapsed().as_nanos() as f64;
             samples[i].push(elapsed / (calls[i] as f64 * case.ops as f64));
         }
     }

@@ -135,10 +135,10 @@ impl<const N: usize, S: StartLine, const FAST: bool> WithEngine for ParseTask<'_
         debug_assert!(self.small_input());
         // A no-op for the input `small_input` accepted; it tells the compiler the length's bound.
         let buf = &self.buf[..self.buf.len().min(scan::BLOCK - 1)];
-        // The whole buffer is one block: classified once, up front, every search of the walk
-        // is a shift of its masks, with no test for a block to load.
-        let blocks = FieldBlocks::whole(scan::WholeBuffer(engine), buf);
-        self.head.parse_with::<S, _, FAST>(buf, self.start, blocks)
+        self.parse_in_one_block::<E, false>(
+            engine,
+            FieldBlocks::whole(scan::WholeBuffer(engine), buf),
+        )
     }
 
     const MAY_PARSE_FROM_START: bool = FAST;
@@ -150,20 +150,33 @@ impl<const N: usize, S: StartLine, const FAST: bool> WithEngine for ParseTask<'_
 
     #[inline(always)]
     fn run_head_in_first_block<E: Engine>(self, engine: E) -> Self::Output {
-        // The first block's bytes but its last are parsed as a buffer of them alone would be,
-        // from the block's masks: a prefix of `buf`, which gives what `buf` gives unless it
-        // stops short (split invariance). Its length is a constant, so no instruction of the
-        // parse waits for the search that found the CR LF CR LF.
-        let (prefix, _) = self.buf.split_at(scan::BLOCK - 1);
+        // The first block's bytes but its last, a prefix of a constant length, so that no
+        // instruction of the parse waits for the search that found the CR LF CR LF.
         let blocks = FieldBlocks::whole_from_first_block(scan::WholeBuffer(engine), self.buf);
+        self.parse_in_one_block::<E, true>(engine, blocks)
+    }
+}
+
+impl<const N: usize, S: StartLine, const FAST: bool> ParseTask<'_, N, S, FAST> {
+    /// The small-head copies' parse: of the bytes `blocks` has classified whole, up front, so
+    /// that every search of the walk is a shift of the cached masks, with no test for a block to
+    /// load. They are the buffer, or with `PREFIX` a prefix of it under one block, which gives
+    /// what the buffer gives unless it stops short (split invariance): a head that goes on past
+    /// it (or empty lines before a request-line, whose CR LF CR LF was not the head's end) goes
+    /// on in the walk over whole blocks, from the line the copy stopped at. A constant rather
+    /// than a compare of lengths, so that the copy for a short buffer compiles no hand-off.
+    #[inline(always)]
+    fn parse_in_one_block<E: Engine, const PREFIX: bool>(
+        self,
+        engine: E,
+        blocks: FieldBlocks<'_, scan::WholeBuffer<E>>,
+    ) -> Result<Status, Error> {
+        let bytes = blocks.buf();
         match self
             .head
-            .parse_with::<S, _, FAST>(prefix, self.start, blocks)
+            .parse_with::<S, _, FAST>(bytes, self.start, blocks)
         {
-            // The first CR LF CR LF ends the head unless it was empty lines before a
-            // request-line, or ends past the prefix; the walk then resumes from the line the
-            // small copy stopped at.
-            Ok(Status::Partial) => engine.whole_copy(self),
+            Ok(Status::Partial) if PREFIX => engine.whole_copy(self),
             done => done,
         }
     }

@@ -113,6 +113,13 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
         self.engine
     }
 
+    /// The bytes the cursor classifies: for [`whole_from_first_block`](Self::whole_from_first_block),
+    /// the prefix it parses.
+    #[inline(always)]
+    pub(crate) fn buf(&self) -> &'a [u8] {
+        self.buf
+    }
+
     /// The first byte at or after `from` that is not a `tchar`: `buf.len()` or past it if there
     /// is none.
     #[inline(always)]
