@@ -191,7 +191,9 @@ impl ChunkedDecoder {
     /// [`decode_lines`](Self::decode_lines). Natively `decode` has `LINES` false, so the line
     /// reporting is compiled out of it; the wasm module, whose size counts, has only the
     /// `LINES` copy and decides by `lines`.
-    #[inline(always)]
+    // A hint, not `inline(always)`: forced in ahead of `decode`, it left the caller's loop
+    // with more register moves per chunk.
+    #[inline]
     fn decode_with<const LINES: bool>(
         &mut self,
         input: &[u8],
