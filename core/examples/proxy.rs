@@ -11,28 +11,46 @@
 //! (`100 Continue`, `103 Early Hints`) are forwarded as they come, except to an HTTP/1.0
 //! client, which has none. Hop-by-hop fields (RFC 9110 7.6.1: Connection, the fields it
 //! names, Keep-Alive, TE, Transfer-Encoding, Upgrade, Proxy-Connection) are dropped both ways
-//! by `httpspan::end_to_end_fields`; the codecs write the framing again. A body the upstream ends by closing is re-framed as chunked (for an
-//! HTTP/1.0 client, which cannot read chunked, a chunked or close-delimited body ends by
-//! closing the connection, without its trailer fields). Upgrades and CONNECT are answered 501,
-//! and so are requests with a transfer coding other than chunked, which the proxy would drop;
-//! an upstream answer with one gets 502.
+//! by `httpspan::end_to_end_fields`; the codecs write the framing again. A request whose
+//! Connection field names Host, which the request cannot go without, is answered 400. An
+//! absolute-form target (`http://host/path`) goes on in origin-form, with a Host field made
+//! from its authority in place of the client's (RFC 9112 3.2.2). A body the upstream ends by
+//! closing is re-framed as chunked (for an HTTP/1.0 client, which cannot read chunked, a
+//! chunked or close-delimited body ends by closing the connection, without its trailer
+//! fields). Upgrades and CONNECT are answered 501, and so are requests with a transfer coding
+//! other than chunked, which the proxy would drop; an upstream answer with one gets 502.
+//!
+//! Deadlines (`settings/mod.rs`, each changed through an environment variable): towards the
+//! client those of `tokio_server.rs` (a head in 30 s, counting a kept-alive connection's wait;
+//! bodies and writes 1 KiB per 30 s; a bounded lingering close); towards the upstream, 10 s
+//! to connect and 60 s for an answer's head and for each 1 KiB of its body. An upstream that
+//! cannot be reached or fails before its answer begins gets the client a 502, one that is too
+//! slow a 504; one that fails after, a closed connection. At most 4,096 client connections
+//! are served at once, and an accept error pauses the accept loop instead of spinning.
 
 use std::io;
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 use futures_util::{SinkExt, StreamExt};
 use httpspan::codec::{
     BodyLength, BodyPart, CallHead, ClientCodec, CodecError, Reply, ReplyHead, RequestFrame,
     RequestHead, ResponseFrame, ResponseHead, ServerCodec, TrailerSection,
 };
-use httpspan::{Field, Framing, KnownHeader, Limits, Version};
+use httpspan::{Field, Framing, KnownHeader, Limits, Request, Version};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Semaphore;
 use tokio_util::codec::Framed;
 
+mod accept;
 mod per_cpu;
+pub mod settings;
+mod timed;
+use settings::Settings;
+use timed::{linger, Timed};
 
-type Downstream = Framed<TcpStream, ServerCodec>;
-type Upstream = Framed<TcpStream, ClientCodec>;
+type Downstream = Framed<Timed<TcpStream>, ServerCodec>;
+type Upstream = Framed<Timed<TcpStream>, ClientCodec>;
 
 #[allow(dead_code)] // the tests include this file and call `serve` themselves
 fn main() -> io::Result<()> {
@@ -44,28 +62,84 @@ fn main() -> io::Result<()> {
         .parse()
         .map_err(io::Error::other)?;
     let listen: SocketAddr = listen.parse().map_err(io::Error::other)?;
-    let bound = per_cpu::start(listen, move |listener| serve(listener, upstream))?;
+    let settings = Settings::from_env();
+    let permits = Arc::new(Semaphore::new(settings.max_connections));
+    let bound = per_cpu::start(listen, move |listener| {
+        serve_with(listener, upstream, settings, Arc::clone(&permits))
+    })?;
     println!("proxying http://{bound} to {upstream}");
     loop {
         std::thread::park();
     }
 }
 
-/// Accepts client connections on `listener` for ever and proxies each to `upstream`.
+/// Accepts client connections on `listener` for ever and proxies each to `upstream`, with the
+/// default settings.
 pub async fn serve(listener: TcpListener, upstream: SocketAddr) {
-    loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            continue;
-        };
-        let _ = stream.set_nodelay(true);
-        tokio::spawn(async move {
-            let mut down = Framed::new(stream, ServerCodec::new(Limits::DEFAULT));
-            if let Err(e) = connection(&mut down, upstream).await {
-                if let Some(status) = e.status() {
-                    let _ = down.send(error_reply(status)).await;
-                }
-            }
-        });
+    let settings = Settings::DEFAULT;
+    let permits = Arc::new(Semaphore::new(settings.max_connections));
+    serve_with(listener, upstream, settings, permits).await
+}
+
+/// Accepts client connections on `listener` for ever, each holding one of `permits` while it
+/// is proxied to `upstream` under `settings`.
+pub async fn serve_with(
+    listener: TcpListener,
+    upstream: SocketAddr,
+    settings: Settings,
+    permits: Arc<Semaphore>,
+) {
+    accept::accept_loop(listener, permits, move |stream| {
+        client(stream, upstream, settings)
+    })
+    .await
+}
+
+/// Proxies one client connection, answers the error that ended it if one is due, and closes.
+async fn client(stream: TcpStream, upstream: SocketAddr, settings: Settings) {
+    let mut down = Framed::new(
+        Timed::new(stream, settings),
+        ServerCodec::new(Limits::DEFAULT),
+    );
+    let status = match connection(&mut down, upstream, &settings).await {
+        Ok(()) | Err(Failure::Closed) | Err(Failure::Upstream(_)) => None,
+        Err(Failure::Client(e)) => e.status(),
+        Err(Failure::Answer(status)) => Some(status),
+    };
+    if let Some(status) = status {
+        if down.send(error_reply(status)).await.is_err() {
+            return;
+        }
+    }
+    linger(down.into_inner().into_inner(), &settings).await;
+}
+
+/// Why a client connection ends early.
+enum Failure {
+    /// The client broke a rule or left, or its socket failed: it gets the error's status, if
+    /// it has one.
+    Client(CodecError),
+    /// The upstream failed or timed out (sorted out by [`upstream_failure`]).
+    Upstream(CodecError),
+    /// The client gets this status, then the connection closes.
+    Answer(u16),
+    /// The connection closes without an answer (one was already begun).
+    Closed,
+}
+
+impl From<CodecError> for Failure {
+    fn from(e: CodecError) -> Failure {
+        Failure::Client(e)
+    }
+}
+
+/// What the client gets when the upstream fails: 504 when it was too slow, 502 otherwise, and
+/// nothing once its answer has begun (the client sees the connection close).
+fn upstream_failure(e: CodecError, answer_started: bool) -> Failure {
+    match e {
+        _ if answer_started => Failure::Closed,
+        CodecError::Io(e) if e.kind() == io::ErrorKind::TimedOut => Failure::Answer(504),
+        _ => Failure::Answer(502),
     }
 }
 
@@ -80,12 +154,28 @@ fn error_reply(status: u16) -> Reply<'static> {
 }
 
 /// Proxies the requests of one client connection until either side ends it.
-async fn connection(down: &mut Downstream, upstream: SocketAddr) -> Result<(), CodecError> {
+async fn connection(
+    down: &mut Downstream,
+    upstream: SocketAddr,
+    settings: &Settings,
+) -> Result<(), Failure> {
     let mut up: Option<Upstream> = None;
-    while let Some(frame) = down.next().await.transpose()? {
+    // The upstream's deadlines: its own timeout for a head, a body's progress and a write.
+    let upstream_settings = Settings {
+        head: settings.upstream,
+        body: settings.upstream,
+        write: settings.upstream,
+        ..*settings
+    };
+    loop {
+        down.get_mut().wait_for_head();
+        let Some(frame) = down.next().await.transpose()? else {
+            return Ok(());
+        };
         let RequestFrame::Head(head) = frame else {
             unreachable!("the codec gives a head first");
         };
+        down.get_mut().read_body();
         let req = head.request();
         let method = head.bytes_of(req.method());
         // Tunnels are not proxied, nor transfer codings other than chunked: the codecs
@@ -94,21 +184,28 @@ async fn connection(down: &mut Downstream, upstream: SocketAddr) -> Result<(), C
             || req.value(KnownHeader::Upgrade).is_some()
             || req.has_other_codings()
         {
-            down.send(error_reply(501)).await?;
-            return Ok(());
+            return Err(Failure::Answer(501));
+        }
+        // Dropping a field the Connection field names would drop Host (RFC 9110 7.6.1 lets a
+        // proxy refuse such a request).
+        if connection_names(req, head.bytes(), b"host") {
+            return Err(Failure::Answer(400));
         }
         let conn = match &mut up {
             Some(conn) => conn,
-            None => match TcpStream::connect(upstream).await {
-                Ok(stream) => {
-                    let _ = stream.set_nodelay(true);
-                    up.insert(Framed::new(stream, ClientCodec::new(Limits::DEFAULT)))
+            None => {
+                match tokio::time::timeout(settings.upstream_connect, TcpStream::connect(upstream))
+                    .await
+                {
+                    Ok(Ok(stream)) => {
+                        let _ = stream.set_nodelay(true);
+                        let stream = Timed::new(stream, upstream_settings);
+                        up.insert(Framed::new(stream, ClientCodec::new(Limits::DEFAULT)))
+                    }
+                    Ok(Err(_)) => return Err(Failure::Answer(502)),
+                    Err(_elapsed) => return Err(Failure::Answer(504)),
                 }
-                Err(_) => {
-                    down.send(error_reply(502)).await?;
-                    return Ok(());
-                }
-            },
+            }
         };
         let (last, upstream_done) = forward(down, conn, &head).await?;
         if upstream_done {
@@ -116,10 +213,52 @@ async fn connection(down: &mut Downstream, upstream: SocketAddr) -> Result<(), C
         }
         if last {
             // An answer may wait in the write buffer behind a pipelined request not served.
-            return SinkExt::<BodyPart>::flush(down).await;
+            return Ok(SinkExt::<BodyPart>::flush(down).await?);
         }
     }
-    Ok(())
+}
+
+/// Whether a Connection field of `req` (whose spans index `head`) names `name`.
+fn connection_names(req: &Request, head: &[u8], name: &[u8]) -> bool {
+    fn trim(mut s: &[u8]) -> &[u8] {
+        while let [b' ' | b'\t', rest @ ..] = s {
+            s = rest;
+        }
+        while let [rest @ .., b' ' | b'\t'] = s {
+            s = rest;
+        }
+        s
+    }
+    req.fields()
+        .iter()
+        .filter(|f| f.name.as_bytes(head).eq_ignore_ascii_case(b"connection"))
+        .flat_map(|f| f.value.as_bytes(head).split(|&b| b == b','))
+        .any(|option| trim(option).eq_ignore_ascii_case(name))
+}
+
+/// For an absolute-form target (RFC 9112 3.2.2), its authority and the origin-form target
+/// that goes on in its place; `None` for any other form.
+fn absolute_form(target: &[u8]) -> Option<(&[u8], Vec<u8>)> {
+    let start = target.windows(3).position(|w| w == b"://")?;
+    let scheme = &target[..start];
+    if scheme.is_empty()
+        || !scheme
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(b))
+    {
+        return None;
+    }
+    let rest = &target[start + 3..];
+    let end = rest
+        .iter()
+        .position(|&b| b == b'/' || b == b'?')
+        .unwrap_or(rest.len());
+    let mut origin = Vec::with_capacity(rest.len() - end + 1);
+    if rest.get(end) != Some(&b'/') {
+        origin.push(b'/');
+    }
+    origin.extend_from_slice(&rest[end..]);
+    Some((&rest[..end], origin))
 }
 
 /// Forwards one request (whose head is `head`) and its answer. Returns whether the client
@@ -128,61 +267,88 @@ async fn forward(
     down: &mut Downstream,
     up: &mut Upstream,
     head: &RequestHead,
-) -> Result<(bool, bool), CodecError> {
+) -> Result<(bool, bool), Failure> {
     let req = head.request();
-    let length = match req.framing() {
-        Framing::Length(n) => BodyLength::Fixed(n),
-        Framing::Chunked => BodyLength::Chunked,
-        _ => BodyLength::Fixed(0),
-    };
-    let fields = end_to_end(head.bytes(), req.fields());
-    let call = CallHead {
-        method: head.bytes_of(req.method()),
-        target: head.bytes_of(req.target()),
-        headers: &fields,
-        length,
-    };
-    // The head goes out with the body's first bytes, unless the client waits for 100 Continue.
-    if head.expects_continue() {
-        up.send(call).await?;
-    } else {
-        up.feed(call).await?;
-    }
     let mut answer = Answered {
         head_only: head.bytes_of(req.method()) == b"HEAD",
         http10: req.version() == Version::Http10,
         started: false,
         until_close: false,
     };
+    match exchange(down, up, head, &mut answer).await {
+        Err(Failure::Upstream(e)) => Err(upstream_failure(e, answer.started)),
+        result => result,
+    }
+}
+
+/// [`forward`], with the upstream's failures as [`Failure::Upstream`].
+async fn exchange(
+    down: &mut Downstream,
+    up: &mut Upstream,
+    head: &RequestHead,
+    answer: &mut Answered,
+) -> Result<(bool, bool), Failure> {
+    let req = head.request();
+    let length = match req.framing() {
+        Framing::Length(n) => BodyLength::Fixed(n),
+        Framing::Chunked => BodyLength::Chunked,
+        _ => BodyLength::Fixed(0),
+    };
+    let mut fields = end_to_end(head.bytes(), req.fields());
+    let mut target = head.bytes_of(req.target());
+    // The authority of an absolute-form target is the request's host, whatever Host says.
+    let absolute = absolute_form(target);
+    if let Some((authority, origin)) = &absolute {
+        if authority.contains(&b'@') {
+            return Err(Failure::Answer(400));
+        }
+        fields.retain(|(name, _)| !name.eq_ignore_ascii_case(b"host"));
+        fields.insert(0, (b"Host", authority));
+        target = origin;
+    }
+    let call = CallHead {
+        method: head.bytes_of(req.method()),
+        target,
+        headers: &fields,
+        length,
+    };
+    // The head goes out with the body's first bytes, unless the client waits for 100 Continue.
+    if head.expects_continue() {
+        up.send(call).await.map_err(Failure::Upstream)?;
+        up.get_mut().wait_for_head();
+    } else {
+        up.feed(call).await.map_err(Failure::Upstream)?;
+    }
     // The client waits for `100 Continue` before its body: so does the proxy, forwarding the
     // upstream's answer. A final answer instead means the body is not wanted.
     if head.expects_continue() {
-        relay_until_final_or_continue(down, up, &mut answer).await?;
+        relay_until_final_or_continue(down, up, answer).await?;
         if answer.started {
             // Nobody reads the body the client may still send: finish the answer and close.
-            relay_answer(down, up, &mut answer).await?;
+            relay_answer(down, up, answer).await?;
             return Ok((true, true));
         }
     }
     // The request's body, frame by frame.
     let last = loop {
         let Some(frame) = down.next().await.transpose()? else {
-            return Err(CodecError::Incomplete);
+            return Err(Failure::Client(CodecError::Incomplete));
         };
-        match frame {
-            RequestFrame::Body(data) => up.feed(BodyPart::Data(&data)).await?,
+        let sent = match frame {
+            RequestFrame::Body(data) => up.feed(BodyPart::Data(&data)).await,
             RequestFrame::Trailers(section) => {
-                up.feed(BodyPart::Trailers(&trailer_fields(&section)))
-                    .await?;
+                up.feed(BodyPart::Trailers(&trailer_fields(&section))).await
             }
             RequestFrame::End { last } => {
-                up.send(BodyPart::End).await?;
+                up.send(BodyPart::End).await.map_err(Failure::Upstream)?;
                 break last;
             }
             RequestFrame::Head(_) => unreachable!("the codec ends a request before the next"),
-        }
+        };
+        sent.map_err(Failure::Upstream)?;
     };
-    let upstream_done = relay_answer(down, up, &mut answer).await?;
+    up.get_mut().wait_for_head();
+    let upstream_done = relay_answer(down, up, answer).await?;
     Ok((last || answer.until_close, upstream_done))
 }
 
@@ -206,10 +372,11 @@ async fn relay_until_final_or_continue(
     down: &mut Downstream,
     up: &mut Upstream,
     answer: &mut Answered,
-) -> Result<(), CodecError> {
+) -> Result<(), Failure> {
     loop {
-        let Some(frame) = up.next().await.transpose()? else {
-            return Err(CodecError::Incomplete);
+        let frame = up.next().await.transpose().map_err(Failure::Upstream)?;
+        let Some(frame) = frame else {
+            return Err(Failure::Upstream(CodecError::Incomplete));
         };
         match frame {
             ResponseFrame::Interim(head) => {
@@ -218,7 +385,10 @@ async fn relay_until_final_or_continue(
                     return Ok(());
                 }
             }
-            ResponseFrame::Head(head) => return relay_head(down, &head, answer).await,
+            ResponseFrame::Head(head) => {
+                up.get_mut().read_body();
+                return relay_head(down, &head, answer).await;
+            }
             _ => unreachable!("the codec gives a head before the rest of an answer"),
         }
     }
@@ -240,14 +410,12 @@ async fn relay_head(
     down: &mut Downstream,
     head: &ResponseHead,
     answer: &mut Answered,
-) -> Result<(), CodecError> {
+) -> Result<(), Failure> {
     let res = head.response();
     if res.has_other_codings() {
         // A coding the proxy cannot write again (see `connection`): the upstream's answer
         // cannot be forwarded as it is, so the client gets 502 and the connection ends.
-        down.send(error_reply(502)).await?;
-        let why = "the upstream answered with a transfer coding other than chunked";
-        return Err(CodecError::Io(io::Error::other(why)));
+        return Err(Failure::Answer(502));
     }
     let length = match res.framing() {
         Framing::Length(n) => BodyLength::Fixed(n),
@@ -269,7 +437,7 @@ async fn relay_head(
     };
     answer.started = true;
     answer.until_close = length == BodyLength::UntilClose && res.framing() != Framing::NoBody;
-    down.feed(reply).await
+    Ok(down.feed(reply).await?)
 }
 
 /// Relays the rest of an answer. Returns whether the upstream connection ends after it.
@@ -277,16 +445,18 @@ async fn relay_answer(
     down: &mut Downstream,
     up: &mut Upstream,
     answer: &mut Answered,
-) -> Result<bool, CodecError> {
+) -> Result<bool, Failure> {
     loop {
-        let Some(frame) = up.next().await.transpose()? else {
-            return Err(CodecError::Incomplete);
+        let frame = up.next().await.transpose().map_err(Failure::Upstream)?;
+        let Some(frame) = frame else {
+            return Err(Failure::Upstream(CodecError::Incomplete));
         };
         match frame {
             // HTTP/1.0 has no interim answers (RFC 9110 15.2): its client gets the final one.
             ResponseFrame::Interim(_) if !answer.started && answer.http10 => {}
             ResponseFrame::Interim(head) if !answer.started => relay_interim(down, &head).await?,
             ResponseFrame::Head(head) if !answer.started => {
+                up.get_mut().read_body();
                 relay_head(down, &head, answer).await?;
             }
             ResponseFrame::Body(data) => down.feed(BodyPart::Data(&data)).await?,

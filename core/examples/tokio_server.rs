@@ -12,24 +12,35 @@
 //! One current-thread runtime per CPU (or `HTTPSPAN_THREADS`), each with its own listener on
 //! the same port (SO_REUSEPORT), so the kernel spreads connections and no task moves between
 //! threads. The answers to the requests found in one read go out in one write.
+//!
+//! Deadlines (`settings/mod.rs`, each shortened through an environment variable): a request's
+//! whole head within 30 s of the end of the previous one (or of the accept), so a kept-alive
+//! connection that sends nothing more is closed then too; a body and a write that each move
+//! 1 KiB per 30 s; after the last answer, at most 5 s (1 s without a byte, 1 MiB) of what the
+//! client still sends is read before closing. At most 4,096 connections are served at once;
+//! an accept error other than a client's abort pauses the loop (10 ms to 1 s) so that running
+//! out of descriptors does not spin.
 
 use std::io;
 use std::net::SocketAddr;
-use std::time::Duration;
+use std::sync::Arc;
 
 use bytes::BytesMut;
 use httpspan::codec::{CodecError, Reply, RequestFrame, ServerCodec};
 use httpspan::Limits;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpStream;
+use tokio::sync::Semaphore;
 use tokio_util::codec::{Decoder as _, Encoder as _};
 
+mod accept;
 mod common;
 mod per_cpu;
+pub mod settings;
+mod timed;
 use common::{route, Route, CONTINUE, MAX_BODY};
-
-/// A connection that sends nothing for this long is closed.
-const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+use settings::Settings;
+use timed::{linger, Timed};
 /// The largest trailer section accepted.
 const MAX_TRAILERS: u32 = 8 * 1024;
 /// The read buffer grows in steps of at least this.
@@ -50,30 +61,30 @@ fn main() -> io::Result<()> {
     }
 }
 
-/// Starts the server threads on `addr` (port 0 picks a free port) and returns the address
-/// bound.
+/// Starts the server threads on `addr` (port 0 picks a free port), with the settings the
+/// environment gives, and returns the address bound.
 pub fn start(addr: SocketAddr) -> io::Result<SocketAddr> {
-    per_cpu::start(addr, accept)
+    start_with(addr, Settings::from_env())
 }
 
-/// Accepts connections for ever, each as a task of this thread's runtime.
-async fn accept(listener: TcpListener) {
-    loop {
-        // A failed accept (a client that gave up in the backlog) must not stop the server.
-        let Ok((stream, _)) = listener.accept().await else {
-            continue;
-        };
-        let _ = stream.set_nodelay(true);
-        tokio::spawn(async move {
-            if let Err(e) = connection(stream).await {
-                eprintln!("connection: {e}");
+/// Starts the server threads on `addr` with `settings` and returns the address bound.
+pub fn start_with(addr: SocketAddr, settings: Settings) -> io::Result<SocketAddr> {
+    let permits = Arc::new(Semaphore::new(settings.max_connections));
+    per_cpu::start(addr, move |listener| {
+        accept::accept_loop(listener, Arc::clone(&permits), move |stream| async move {
+            match connection(stream, settings).await {
+                // A client that stopped making progress is not worth a line.
+                Err(e) if e.kind() == io::ErrorKind::TimedOut => {}
+                Err(e) => eprintln!("connection: {e}"),
+                Ok(()) => {}
             }
-        });
-    }
+        })
+    })
 }
 
 /// Reads requests from one connection and answers each, in order, until either side closes.
-async fn connection(mut stream: TcpStream) -> io::Result<()> {
+async fn connection(stream: TcpStream, settings: Settings) -> io::Result<()> {
+    let mut stream = Timed::new(stream, settings);
     let mut limits = Limits::DEFAULT;
     limits.max_body_bytes = Some(MAX_BODY);
     // The codec's buffer holds a head and a trailer section; trailers of up to 8 KiB (not the
@@ -105,6 +116,7 @@ async fn connection(mut stream: TcpStream) -> io::Result<()> {
             };
             match frame {
                 RequestFrame::Head(head) => {
+                    stream.read_body();
                     let req = head.request();
                     // The client waits for this before it sends the body (RFC 9110 10.1.1).
                     if head.expects_continue() {
@@ -115,6 +127,7 @@ async fn connection(mut stream: TcpStream) -> io::Result<()> {
                 }
                 RequestFrame::Body(data) => body.extend_from_slice(&data),
                 RequestFrame::End { last } => {
+                    stream.wait_for_head();
                     let route = pending.take().expect("a head before the end");
                     answer(&mut codec, &mut out, route, &body);
                     if last {
@@ -130,16 +143,13 @@ async fn connection(mut stream: TcpStream) -> io::Result<()> {
             out.clear();
         }
         if close {
-            close_gracefully(stream).await;
+            linger(stream.into_inner(), &settings).await;
             return Ok(());
         }
         // No frame is kept across reads, so the buffer is reused once it has grown.
         input.reserve(READ_ROOM);
-        match tokio::time::timeout(IDLE_TIMEOUT, stream.read_buf(&mut input)).await {
-            Ok(Ok(0)) => eof = true,
-            Ok(Ok(_)) => {}
-            Ok(Err(e)) => return Err(e),
-            Err(_elapsed) => return Ok(()),
+        if stream.read_buf(&mut input).await? == 0 {
+            eof = true;
         }
     }
 }
@@ -189,22 +199,4 @@ fn error_answer(codec: &mut ServerCodec, out: &mut BytesMut, error: &CodecError)
     codec
         .encode(reply, out)
         .expect("the error answers are valid responses");
-}
-
-/// Closes a connection after its last answer. The client may still be sending; closing a
-/// socket with unread input makes the kernel send a reset, which can destroy our answer before
-/// the client has read it. So: stop writing, read and discard for a moment, then close.
-async fn close_gracefully(mut stream: TcpStream) {
-    let _ = stream.shutdown().await;
-    let drain = async {
-        let mut sink = [0u8; 4096];
-        let mut drained = 0;
-        while drained < 1 << 20 {
-            match stream.read(&mut sink).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => drained += n,
-            }
-        }
-    };
-    let _ = tokio::time::timeout(Duration::from_secs(1), drain).await;
 }

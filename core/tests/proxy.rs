@@ -5,6 +5,8 @@
 #[allow(dead_code)]
 #[path = "../examples/client.rs"]
 mod client;
+#[path = "support/drip.rs"]
+mod drip;
 #[allow(dead_code)]
 #[path = "support/exchanges.rs"]
 mod exchanges;
@@ -15,9 +17,13 @@ mod origin;
 mod proxy;
 
 use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
 
 use client::{connect, exchange, Req, ReqBody};
 use exchanges::run;
+use proxy::settings::Settings;
+use tokio::sync::Semaphore;
 
 /// An origin and a proxy in front of it; returns the proxy's address.
 async fn proxied() -> SocketAddr {
@@ -135,5 +141,145 @@ fn codings_other_than_chunked_are_refused() {
         let text = raw(addr, b"GET /gzip HTTP/1.1\r\nHost: origin\r\n\r\n").await;
         assert!(text.starts_with("HTTP/1.1 502 "), "{text}");
         assert!(!text.contains("zz"), "{text}");
+    });
+}
+
+/// A proxy in front of `upstream` whose deadlines are all `deadline`; returns its address.
+async fn proxied_with(upstream: SocketAddr, deadline: Duration) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let settings = Settings::all(deadline);
+    let permits = Arc::new(Semaphore::new(settings.max_connections));
+    tokio::spawn(proxy::serve_with(listener, upstream, settings, permits));
+    addr
+}
+
+/// An upstream that answers each connection's first request with the head it received as the
+/// body, or (`answer` false) reads it and never answers.
+async fn recording_upstream(answer: bool) -> SocketAddr {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        loop {
+            let (mut stream, _) = listener.accept().await.unwrap();
+            tokio::spawn(async move {
+                let mut head = Vec::new();
+                let mut piece = [0u8; 1024];
+                while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match stream.read(&mut piece).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => head.extend_from_slice(&piece[..n]),
+                    }
+                }
+                if !answer {
+                    tokio::time::sleep(Duration::from_secs(30)).await;
+                    return;
+                }
+                let top = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                    head.len()
+                );
+                let _ = stream.write_all(top.as_bytes()).await;
+                let _ = stream.write_all(&head).await;
+            });
+        }
+    });
+    addr
+}
+
+/// RFC 9112 3.2.2: the authority of an absolute-form target is the request's host; the
+/// upstream must not see the client's Host instead.
+#[test]
+fn an_absolute_form_target_replaces_host() {
+    run(|| async {
+        let addr = proxied_with(recording_upstream(true).await, Duration::from_secs(5)).await;
+        let text = raw(
+            addr,
+            b"GET http://internal.example/admin?x=1 HTTP/1.1\r\nHost: public.example\r\nConnection: close\r\n\r\n",
+        )
+        .await;
+        assert!(text.starts_with("HTTP/1.1 200 OK\r\n"), "{text}");
+        let seen = &text[text.find("\r\n\r\n").unwrap() + 4..];
+        assert!(seen.starts_with("GET /admin?x=1 HTTP/1.1\r\n"), "{seen}");
+        assert!(seen.contains("\r\nHost: internal.example\r\n"), "{seen}");
+        assert!(!seen.contains("public.example"), "{seen}");
+        let text = raw(
+            addr,
+            b"GET http://internal.example HTTP/1.1\r\nHost: public.example\r\nConnection: close\r\n\r\n",
+        )
+        .await;
+        let seen = &text[text.find("\r\n\r\n").unwrap() + 4..];
+        assert!(
+            seen.starts_with("GET / HTTP/1.1\r\nHost: internal.example\r\n"),
+            "{seen}"
+        );
+    });
+}
+
+/// A Connection field that names Host would take a field the request needs: 400, not a
+/// silent close.
+#[test]
+fn connection_naming_host_is_answered_400() {
+    run(|| async {
+        let addr = proxied_with(recording_upstream(true).await, Duration::from_secs(5)).await;
+        let text = raw(
+            addr,
+            b"GET / HTTP/1.1\r\nHost: a\r\nConnection: keep-alive, Host\r\n\r\n",
+        )
+        .await;
+        assert!(text.starts_with("HTTP/1.1 400 "), "{text}");
+    });
+}
+
+/// An upstream that takes the request and never answers gets the client a 504 at the
+/// upstream deadline; one that cannot be reached, a 502.
+#[test]
+fn a_silent_or_missing_upstream_is_answered_504_or_502() {
+    run(|| async {
+        let addr = proxied_with(recording_upstream(false).await, Duration::from_millis(500)).await;
+        let start = std::time::Instant::now();
+        let text = raw(addr, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").await;
+        assert!(text.starts_with("HTTP/1.1 504 "), "{text}");
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            start.elapsed()
+        );
+        let gone = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap();
+        let addr = proxied_with(gone, Duration::from_millis(500)).await;
+        let text = raw(addr, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").await;
+        assert!(text.starts_with("HTTP/1.1 502 "), "{text}");
+    });
+}
+
+/// A client that sends its head a byte at a time, or nothing after its first answer, is
+/// closed at the head deadline.
+#[test]
+fn slow_and_idle_clients_are_closed_at_the_head_deadline() {
+    run(|| async {
+        let origin = origin::start().await;
+        let addr = proxied_with(origin, Duration::from_millis(500)).await;
+        let took = tokio::task::spawn_blocking(move || {
+            let every = Duration::from_millis(50);
+            let head = b"GET /cl HTTP/1.1\r\nHost: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n\r\n";
+            let slow = drip::time_to_close(addr, b"", head, every);
+            let idle =
+                drip::time_to_close(addr, b"GET /cl HTTP/1.1\r\nHost: a\r\n\r\n", b"", every);
+            [slow, idle]
+        })
+        .await
+        .unwrap();
+        for t in took {
+            assert!(
+                t.is_some_and(
+                    |t| t >= Duration::from_millis(400) && t < Duration::from_millis(1500)
+                ),
+                "{t:?}"
+            );
+        }
     });
 }

@@ -4,6 +4,8 @@
 //! Every socket has a read timeout, so a server that stops answering fails the test instead of
 //! hanging it.
 
+#[path = "support/drip.rs"]
+mod drip;
 #[allow(dead_code)]
 #[path = "../examples/tokio_server.rs"]
 mod tokio_server;
@@ -218,4 +220,135 @@ fn http_1_0_closes_unless_asked_to_keep_alive() {
         answers_until_close(stream),
         [ok(b"hello\n"), ok(b"hello\n")]
     );
+}
+
+/// The deadlines of the server [`short_server`] runs with.
+const SHORT: Duration = Duration::from_millis(600);
+
+/// A second server whose deadlines are all [`SHORT`].
+fn short_server() -> SocketAddr {
+    static ADDR: OnceLock<SocketAddr> = OnceLock::new();
+    *ADDR.get_or_init(|| {
+        let settings = tokio_server::settings::Settings::all(SHORT);
+        tokio_server::start_with("127.0.0.1:0".parse().unwrap(), settings)
+            .expect("the server starts")
+    })
+}
+
+/// [`drip::time_to_close`] against the short server.
+fn time_to_close(prefix: &[u8], drip: &[u8], every: Duration) -> Option<Duration> {
+    drip::time_to_close(short_server(), prefix, drip, every)
+}
+
+/// Whether `took` is the short deadline, give or take the drip's pace.
+fn within_deadline(took: Option<Duration>) -> bool {
+    took.is_some_and(|t| t >= SHORT.mul_f32(0.8) && t < SHORT * 3)
+}
+
+/// A head sent a byte at a time is cut at the head deadline, however steady the bytes are.
+#[test]
+fn a_slow_head_is_closed_at_the_head_deadline() {
+    let drip = b"GET / HTTP/1.1\r\nHost: a\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n\r\n";
+    let took = time_to_close(b"", drip, Duration::from_millis(50));
+    assert!(within_deadline(took), "{took:?}");
+}
+
+/// A kept-alive connection that sends no new request is closed at the head deadline.
+#[test]
+fn an_idle_connection_is_closed_at_the_head_deadline() {
+    let took = time_to_close(
+        b"GET / HTTP/1.1\r\nHost: a\r\n\r\n",
+        b"",
+        Duration::from_millis(50),
+    );
+    assert!(within_deadline(took), "{took:?}");
+}
+
+/// A body that brings less than 1 KiB in a window is cut at the window's end.
+#[test]
+fn a_slow_body_is_closed_at_the_body_deadline() {
+    let head = b"POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 100000\r\n\r\n";
+    let took = time_to_close(head, &[b'x'; 200], Duration::from_millis(50));
+    assert!(within_deadline(took), "{took:?}");
+}
+
+/// A body that keeps coming is not cut, however long it takes.
+#[test]
+fn a_body_that_keeps_moving_is_not_cut() {
+    let mut stream = connect_to(short_server());
+    let body = vec![b'y'; 40 * 1024];
+    let head = format!(
+        "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    // 2 KiB every 100 ms: 2 s in all, past three body windows.
+    for piece in body.chunks(2048) {
+        stream.write_all(piece).unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(read_answers(&mut stream, 1), [ok(&body)]);
+}
+
+/// A client that sends requests and never reads their answers is closed at the write
+/// deadline, not held for ever.
+#[test]
+fn a_client_that_never_reads_is_closed_at_the_write_deadline() {
+    let mut stream = TcpStream::connect(short_server()).unwrap();
+    stream
+        .set_write_timeout(Some(Duration::from_secs(2)))
+        .unwrap();
+    let wire = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n".repeat(200_000);
+    // Blocks once both sides' buffers are full; the server then stops reading.
+    let _ = stream.write_all(&wire);
+    std::thread::sleep(SHORT * 2);
+    // What the kernel holds for us, then the close: a server still writing would keep
+    // sending answers after the buffers drain and never close.
+    stream.set_read_timeout(Some(SHORT * 4)).unwrap();
+    let mut sink = vec![0u8; 1 << 16];
+    let closed = loop {
+        match stream.read(&mut sink) {
+            Ok(0) => break true,
+            Ok(_) => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                break false
+            }
+            Err(_) => break true,
+        }
+    };
+    assert!(closed, "the connection is still open");
+}
+
+/// After an error's answer, a client that keeps sending is read for the lingering time only:
+/// the server's side closes (our writes then fail) within it.
+#[test]
+fn lingering_after_an_error_is_bounded() {
+    let mut stream = TcpStream::connect(short_server()).unwrap();
+    stream
+        .write_all(b"GET / HTTP/1.1\r\nHost: a\r\nX\x01: 1\r\n\r\n")
+        .unwrap();
+    let start = std::time::Instant::now();
+    let took = loop {
+        // The server shuts its side for writing at once; only a write notices the full close.
+        if stream.write_all(b"z").is_err() {
+            break Some(start.elapsed());
+        }
+        if start.elapsed() > Duration::from_secs(5) {
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(within_deadline(took), "{took:?}");
+}
+
+fn connect_to(addr: SocketAddr) -> TcpStream {
+    let stream = TcpStream::connect(addr).expect("connect");
+    stream.set_read_timeout(Some(TIMEOUT)).unwrap();
+    stream.set_nodelay(true).unwrap();
+    stream
 }

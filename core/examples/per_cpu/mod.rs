@@ -1,5 +1,6 @@
 //! How the tokio examples run: one current-thread runtime per CPU (or `HTTPSPAN_THREADS`), each
-//! accepting on its own SO_REUSEPORT listener, so that no task moves between threads.
+//! accepting on its own SO_REUSEPORT listener, so that no task moves between threads. Without
+//! SO_REUSEPORT (Windows) one thread accepts.
 
 use std::future::Future;
 use std::io;
@@ -15,6 +16,7 @@ where
     Fut: Future<Output = ()> + Send + 'static,
 {
     let threads = match std::env::var("HTTPSPAN_THREADS") {
+        _ if cfg!(not(unix)) => 1,
         Ok(n) => n.parse().map_err(io::Error::other)?,
         Err(_) => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
@@ -39,6 +41,7 @@ fn listener(addr: SocketAddr) -> io::Result<TcpListener> {
         SocketAddr::V6(_) => TcpSocket::new_v6()?,
     };
     socket.set_reuseaddr(true)?;
+    #[cfg(unix)]
     socket.set_reuseport(true)?;
     socket.bind(addr)?;
     socket.listen(1024)
