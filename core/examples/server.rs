@@ -11,19 +11,24 @@
 //! `httpspan::stream::Decoder`, which handles pipelining, Content-Length and chunked bodies;
 //! answers are written with `httpspan::ResponseWriter`. A request the parser rejects gets the
 //! status the error names (400, 413, 414, 431 or 505) and the connection is closed.
+//!
+//! The deadlines and bounds of `tokio_server.rs` (`settings/mod.rs`), with socket timeouts: a
+//! head within 30 s of the end of the previous request, a body that brings 1 KiB per 30 s,
+//! a write that moves nothing for 30 s fails, a bounded lingering close; at most 4,096
+//! connections (threads) at once, and a pause after an accept error instead of a spin.
 
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
-use std::time::Duration;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use httpspan::stream::{buffer_len, Decoder, Event, MessageKind};
 use httpspan::{Error, Limits, Request, ResponseWriter, WriteError};
 
 mod common;
+pub mod settings;
 use common::{route, Route, CONTINUE, MAX_BODY};
-/// A connection that sends nothing for this long is closed, so idle clients cannot hold
-/// threads forever.
-const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+use settings::{accept_backoff, is_connection_error, Settings, LINGER_BYTES, MIN_PROGRESS};
 /// Room for the head of every answer this server writes.
 const HEAD_ROOM: usize = 256;
 
@@ -40,23 +45,118 @@ pub fn bind(addr: &str) -> io::Result<TcpListener> {
     Ok(listener)
 }
 
-/// Accepts connections for ever, each on its own thread.
+/// Accepts connections for ever, each on its own thread, with the settings the environment
+/// gives.
 pub fn serve(listener: TcpListener) -> io::Result<()> {
-    for stream in listener.incoming() {
-        // A failed accept (a client that gave up in the backlog) must not stop the server.
-        let Ok(stream) = stream else { continue };
-        std::thread::spawn(move || {
-            if let Err(e) = connection(stream) {
-                eprintln!("connection: {e}");
+    serve_with(listener, Settings::from_env())
+}
+
+/// Accepts connections for ever, each on its own thread, with `settings`.
+pub fn serve_with(listener: TcpListener, settings: Settings) -> io::Result<()> {
+    let threads = Arc::new(Permits {
+        free: Mutex::new(settings.max_connections),
+        freed: Condvar::new(),
+    });
+    let mut failures = 0;
+    loop {
+        // At the limit, connections wait in the listen backlog, not in threads.
+        Permits::take(&threads);
+        let stream = match listener.accept() {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                Permits::give_back(&threads);
+                // Out of descriptors (EMFILE) the listener stays readable: without a pause
+                // the loop would spin. A client that gave up in the backlog needs none.
+                if !is_connection_error(&e) {
+                    std::thread::sleep(accept_backoff(failures));
+                    failures += 1;
+                }
+                continue;
             }
+        };
+        failures = 0;
+        let threads = Arc::clone(&threads);
+        std::thread::spawn(move || {
+            match connection(stream, &settings) {
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                    ) => {}
+                Err(e) => eprintln!("connection: {e}"),
+                Ok(()) => {}
+            }
+            Permits::give_back(&threads);
         });
     }
-    Ok(())
+}
+
+/// A count of the connections that may still be served.
+struct Permits {
+    free: Mutex<usize>,
+    freed: Condvar,
+}
+
+impl Permits {
+    /// Waits for a free permit and takes it.
+    fn take(permits: &Permits) {
+        let mut free = permits.free.lock().unwrap_or_else(|e| e.into_inner());
+        while *free == 0 {
+            free = permits.freed.wait(free).unwrap_or_else(|e| e.into_inner());
+        }
+        *free -= 1;
+    }
+
+    fn give_back(permits: &Permits) {
+        *permits.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        permits.freed.notify_one();
+    }
+}
+
+/// When the read under way must have brought what it waits for: a fixed deadline for a head,
+/// a window on progress for a body.
+struct ReadDeadline {
+    at: Instant,
+    /// `Some`: a body, whose window starts again once it has brought [`MIN_PROGRESS`] bytes.
+    window: Option<Duration>,
+    moved: usize,
+}
+
+impl ReadDeadline {
+    fn head(settings: &Settings) -> ReadDeadline {
+        ReadDeadline {
+            at: Instant::now() + settings.head,
+            window: None,
+            moved: 0,
+        }
+    }
+
+    fn body(settings: &Settings) -> ReadDeadline {
+        ReadDeadline {
+            at: Instant::now() + settings.body,
+            window: Some(settings.body),
+            moved: 0,
+        }
+    }
+
+    fn moved(&mut self, n: usize) {
+        let Some(window) = self.window else { return };
+        self.moved += n;
+        if self.moved >= MIN_PROGRESS {
+            *self = ReadDeadline {
+                at: Instant::now() + window,
+                window: Some(window),
+                moved: 0,
+            };
+        }
+    }
 }
 
 /// Reads requests from one connection and answers each, in order, until either side closes.
-fn connection(mut stream: TcpStream) -> io::Result<()> {
-    stream.set_read_timeout(Some(IDLE_TIMEOUT))?;
+fn connection(mut stream: TcpStream, settings: &Settings) -> io::Result<()> {
+    // A send that moves no byte for this long fails.
+    stream.set_write_timeout(Some(settings.write))?;
+    let mut deadline = ReadDeadline::head(settings);
     let mut limits = Limits::DEFAULT;
     limits.max_body_bytes = Some(MAX_BODY);
     // The decoder copies heads (not bodies) into this buffer, so that a head split across
@@ -68,6 +168,11 @@ fn connection(mut stream: TcpStream) -> io::Result<()> {
     let mut out = Vec::new();
     let mut body = Vec::new();
     loop {
+        let left = deadline.at.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Ok(());
+        }
+        stream.set_read_timeout(Some(left))?;
         let n = match stream.read(&mut input) {
             Ok(n) => n,
             Err(e)
@@ -80,6 +185,7 @@ fn connection(mut stream: TcpStream) -> io::Result<()> {
             }
             Err(e) => return Err(e),
         };
+        deadline.moved(n);
         if n == 0 {
             // The client is done sending. A request it cut off invalid still gets its 400;
             // one merely cut short gets nothing (nobody is left to wait for an answer).
@@ -102,6 +208,7 @@ fn connection(mut stream: TcpStream) -> io::Result<()> {
             };
             match event {
                 Event::Head => {
+                    deadline = ReadDeadline::body(settings);
                     body.clear();
                     let head = decoder.head_bytes();
                     let req = decoder.request().expect("a request decoder");
@@ -112,6 +219,7 @@ fn connection(mut stream: TcpStream) -> io::Result<()> {
                 }
                 Event::Body(range) => body.extend_from_slice(&piece[range]),
                 Event::MessageEnd => {
+                    deadline = ReadDeadline::head(settings);
                     let req = decoder.request().expect("a request decoder");
                     answer(&mut out, req, decoder.head_bytes(), &body);
                 }
@@ -126,7 +234,7 @@ fn connection(mut stream: TcpStream) -> io::Result<()> {
         stream.write_all(&out)?;
         out.clear();
         if close {
-            close_gracefully(stream);
+            close_gracefully(stream, settings);
             return Ok(());
         }
     }
@@ -200,13 +308,19 @@ impl Answer<'_> {
 /// Closes a connection after its last answer. The client may still be sending (a pipelined
 /// request, the rest of a body we refused); closing a socket with unread input makes the kernel
 /// send a reset, which can destroy our answer before the client has read it. So: stop writing,
-/// read and discard for a moment, then close.
-fn close_gracefully(mut stream: TcpStream) {
+/// then read and drop what comes, up to [`LINGER_BYTES`], for at most `linger_time` in all
+/// and `linger_timeout` without a byte.
+fn close_gracefully(mut stream: TcpStream, settings: &Settings) {
     let _ = stream.shutdown(Shutdown::Write);
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
+    let end = Instant::now() + settings.linger_time;
     let mut sink = [0u8; 4096];
     let mut drained = 0;
-    while drained < 1 << 20 {
+    while drained < LINGER_BYTES {
+        let left = end.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        let _ = stream.set_read_timeout(Some(left.min(settings.linger_timeout)));
         match stream.read(&mut sink) {
             Ok(0) | Err(_) => break,
             Ok(n) => drained += n,

@@ -6,6 +6,8 @@
 //! other suites there.
 #![cfg(not(miri))]
 
+#[path = "support/drip.rs"]
+mod drip;
 #[allow(dead_code)] // the example's `main` is not called here
 #[path = "../examples/server.rs"]
 mod server;
@@ -366,4 +368,24 @@ fn connection_close_and_http10_end_the_connection() {
     let a = client.answer();
     assert_eq!((a.status, a.field("Connection")), (200, Some("keep-alive")));
     assert!(client.still_open());
+}
+
+/// A head sent a byte at a time, and a kept-alive connection that sends nothing more, are
+/// closed at the head deadline (here shortened to 600 ms).
+#[test]
+fn slow_heads_and_idle_connections_are_closed_at_the_head_deadline() {
+    let deadline = Duration::from_millis(600);
+    let listener = server::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
+    let addr = listener.local_addr().unwrap();
+    thread::spawn(move || server::serve_with(listener, server::settings::Settings::all(deadline)));
+    let every = Duration::from_millis(50);
+    let head = b"GET / HTTP/1.1\r\nHost: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n\r\n";
+    let slow = drip::time_to_close(addr, b"", head, every);
+    let idle = drip::time_to_close(addr, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", b"", every);
+    for took in [slow, idle] {
+        assert!(
+            took.is_some_and(|t| t >= deadline.mul_f32(0.8) && t < deadline * 3),
+            "{took:?}"
+        );
+    }
 }
