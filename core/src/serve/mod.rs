@@ -63,7 +63,7 @@ use core::task::{ready, Context, Poll};
 use std::boxed::Box;
 use std::io;
 
-use bytes::{Buf, BytesMut};
+use bytes::{Buf, BufMut, BytesMut};
 use http_body::Body;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::time::Instant;
@@ -519,9 +519,11 @@ impl<IO: AsyncRead + AsyncWrite + Unpin> Conn<IO> {
             if frame.is_some() || self.eof {
                 return Poll::Ready(Ok(frame));
             }
-            self.input.reserve(self.options.read_buffer_bytes);
+            let room = self.options.read_buffer_bytes;
+            self.input.reserve(room);
             let read = core::pin::Pin::new(&mut self.io);
-            let n = match ready!(tokio_util::io::poll_read_buf(read, cx, &mut self.input)) {
+            let mut input = (&mut self.input).limit(room);
+            let n = match ready!(tokio_util::io::poll_read_buf(read, cx, &mut input)) {
                 Ok(n) => n,
                 Err(e) => return Poll::Ready(Err(ServeError::from_io(e, self.input.is_empty()))),
             };
