@@ -1,27 +1,17 @@
 //! `httpspan::codec::Deadlines` on tokio's paused clock: the stall timers run only while a read
 //! or a write waits and restart with each byte; the read deadline holds however much arrives.
 
-use std::future::Future;
+#[path = "support/paused_clock.rs"]
+mod paused_clock;
+
 use std::time::Duration;
 
 use httpspan::codec::{Deadlines, Expired};
+use paused_clock::paused;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::time::{sleep, Instant};
 
 const STALL: Duration = Duration::from_secs(60);
-
-fn paused<F: Future<Output = ()>>(test: F) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .start_paused(true)
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        tokio::time::timeout(Duration::from_secs(3600), test)
-            .await
-            .expect("a wait outlived every deadline");
-    });
-}
 
 #[test]
 fn a_read_stall_restarts_with_each_byte_and_fails_a_silent_peer() {

@@ -6,8 +6,10 @@
 //! (30 s, 60 s) are tested as they are and take no real time; each test is wrapped in a
 //! one-hour limit of that clock, so a missing deadline fails the test instead of hanging it.
 
+#[path = "support/paused_clock.rs"]
+mod paused_clock;
+
 use std::convert::Infallible;
-use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -21,6 +23,7 @@ use http_body::Frame;
 use httpspan::serve::{
     serve_connection, serve_connection_with_shutdown, Options, ServeError, Timeout,
 };
+use paused_clock::paused;
 use read_body::collect_len;
 use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream};
 use tokio::task::JoinHandle;
@@ -93,21 +96,6 @@ fn app(polled: Arc<AtomicUsize>) -> Router {
         )
 }
 
-/// Runs `test` on a current-thread runtime whose clock is paused (it jumps to the next timer
-/// whenever every task waits), failing it if it has not ended after an hour of that clock.
-fn paused<F: Future<Output = ()>>(test: F) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .start_paused(true)
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        tokio::time::timeout(Duration::from_secs(3600), test)
-            .await
-            .expect("the connection outlived every deadline");
-    });
-}
-
 /// A server for one connection with `options`; the client's end of the pipe.
 fn start(options: Options) -> (DuplexStream, JoinHandle<Result<(), ServeError>>) {
     start_counting(options, Arc::default())
@@ -139,6 +127,27 @@ async fn read_until(client: &mut DuplexStream, end: &[u8]) -> Vec<u8> {
         wire.extend_from_slice(&piece[..n]);
     }
     wire
+}
+
+/// Sends `first`, then one byte each `every` (a thousand at most); returns all the server
+/// sends until it closes, and the sending task.
+async fn trickle(
+    client: DuplexStream,
+    first: &'static [u8],
+    every: Duration,
+) -> (Vec<u8>, JoinHandle<std::io::Result<()>>) {
+    let (mut reader, mut writer) = tokio::io::split(client);
+    let sender = tokio::spawn(async move {
+        writer.write_all(first).await?;
+        for _ in 0..1000 {
+            sleep(every).await;
+            writer.write_all(b"x").await?;
+        }
+        Ok(())
+    });
+    let mut wire = Vec::new();
+    reader.read_to_end(&mut wire).await.unwrap();
+    (wire, sender)
 }
 
 fn timeout_of(result: Result<Result<(), ServeError>, tokio::task::JoinError>) -> Timeout {
@@ -180,18 +189,9 @@ fn a_kept_alive_connection_is_closed_at_the_head_timeout_after_its_last_answer()
 fn a_head_sent_a_byte_every_2_s_is_answered_408_at_the_head_timeout() {
     paused(async {
         let (client, served) = start(Options::default());
-        let (mut reader, mut writer) = tokio::io::split(client);
         let started = Instant::now();
-        let slowloris = tokio::spawn(async move {
-            writer.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n").await?;
-            for _ in 0..100 {
-                sleep(Duration::from_secs(2)).await;
-                writer.write_all(b"x").await?;
-            }
-            Ok::<_, std::io::Error>(writer)
-        });
-        let mut wire = Vec::new();
-        reader.read_to_end(&mut wire).await.unwrap();
+        let every = Duration::from_secs(2);
+        let (wire, slowloris) = trickle(client, b"GET / HTTP/1.1\r\nHost: a\r\n", every).await;
         assert_eq!(started.elapsed(), Duration::from_secs(30));
         assert!(wire.starts_with(b"HTTP/1.1 408 "), "{wire:?}");
         assert_eq!(timeout_of(served.await), Timeout::Head);
@@ -297,20 +297,9 @@ fn after_an_error_answer_a_silent_client_is_let_go_at_the_linger_timeout() {
 fn after_an_error_answer_a_trickling_client_is_let_go_at_the_linger_time() {
     paused(async {
         let (client, served) = start(Options::default());
-        let (mut reader, mut writer) = tokio::io::split(client);
         let started = Instant::now();
-        let trickle = tokio::spawn(async move {
-            writer
-                .write_all(b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")
-                .await?;
-            for _ in 0..1000 {
-                sleep(Duration::from_secs(1)).await;
-                writer.write_all(b"x").await?;
-            }
-            Ok::<_, std::io::Error>(writer)
-        });
-        let mut wire = Vec::new();
-        reader.read_to_end(&mut wire).await.unwrap();
+        let head = b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n";
+        let (wire, trickle) = trickle(client, head, Duration::from_secs(1)).await;
         assert!(wire.starts_with(b"HTTP/1.1 400 "), "{wire:?}");
         assert!(served.await.unwrap().is_err());
         assert_eq!(started.elapsed(), Duration::from_secs(30));
