@@ -127,6 +127,7 @@
 //! ```
 
 mod client;
+mod deadline;
 mod encode;
 mod read;
 mod server;
@@ -144,6 +145,7 @@ use crate::trailers::Trailers;
 use crate::writer::WriteError;
 
 pub use client::{Call, CallHead, ClientCodec, ResponseFrame, MAX_PIPELINED};
+pub use deadline::{Deadlines, Expired};
 pub use server::{Reply, ReplyHead, RequestFrame, ServerCodec};
 
 #[cfg(feature = "tower")]

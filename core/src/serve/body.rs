@@ -10,6 +10,7 @@ use bytes::Bytes;
 use http::HeaderMap;
 use http_body::{Frame, SizeHint};
 
+use super::ServeError;
 use crate::codec::CodecError;
 use crate::error::Error;
 
@@ -49,9 +50,10 @@ impl BodyError {
         }
     }
 
-    pub(super) fn from_codec(e: &CodecError) -> Self {
+    /// The error the body ends with when the connection stops reading it for `e`.
+    pub(super) fn from_serve(e: &ServeError) -> Self {
         let kind = match e {
-            CodecError::Parse(e) => BodyErrorKind::Parse(*e),
+            ServeError::Request(CodecError::Parse(e)) => BodyErrorKind::Parse(*e),
             _ => BodyErrorKind::Closed,
         };
         BodyError { kind }

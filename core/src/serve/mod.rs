@@ -41,14 +41,19 @@
 //! }
 //! ```
 //!
-//! There is no idle timeout: wrap the call in `tokio::time::timeout` where one is needed (after
-//! an error's answer, too, the connection reads and drops what the client still sends, up to
-//! 256 KiB, until the client closes, so that the answer is not lost to a reset).
+//! Deadlines and bounds are on by default ([`Options`] lists each with its default): a whole
+//! head within 30 s, from the accept or the end of the previous exchange, so that a slow head
+//! or an idle kept-alive connection is closed; a request body or a client reading the response
+//! that makes no progress for 60 s; an unread request body discarded up to 256 KiB, then the
+//! connection closed; after an error's answer, what the client still sends read and dropped
+//! for at most 30 s and 256 KiB, so that the answer is not lost to a reset. A transfer that
+//! keeps moving is never cut. [`serve_connection_with_shutdown`] stops a connection gracefully.
 //! Upgrades and tunnels are not served: the connection closes after a 101 response or a 2xx
 //! answer to CONNECT. Trailers reach the
 //! client only with a chunked body; with a Content-Length they are dropped.
 
 mod body;
+mod options;
 mod respond;
 
 use core::fmt;
@@ -58,19 +63,20 @@ use core::task::{ready, Context, Poll};
 use std::boxed::Box;
 use std::io;
 
-use bytes::{Buf, BytesMut};
+use bytes::{Buf, BufMut, BytesMut};
 use http_body::Body;
 use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::time::Instant;
 use tokio_util::codec::Decoder as _;
 use tower_service::Service;
 
 pub use body::{BodyError, RequestBody};
+pub use options::Options;
 
-use crate::codec::{CodecError, RequestFrame, ServerCodec};
+use crate::codec::{CodecError, Deadlines, Expired, RequestFrame, ServerCodec};
 use crate::framing::{self, Framing};
 use crate::from_http::FromHttpError;
 use crate::known::KnownHeader;
-use crate::limits::Limits;
 use crate::syntax::Version;
 use crate::to_http;
 use body::{BodySender, Room};
@@ -78,38 +84,6 @@ use respond::{Answering, BodyEncoder};
 
 /// A boxed error from a service or a response body.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
-
-/// How [`serve_connection`] serves.
-#[derive(Clone, Copy, Debug)]
-pub struct Options {
-    limits: Limits,
-    keep_names: bool,
-}
-
-impl Default for Options {
-    /// The default [`Limits`], names lower-case.
-    fn default() -> Self {
-        Options::new(Limits::DEFAULT)
-    }
-}
-
-impl Options {
-    /// Serving with these limits for heads, bodies and trailers.
-    pub fn new(limits: Limits) -> Self {
-        Options {
-            limits,
-            keep_names: false,
-        }
-    }
-
-    /// Whether each request carries its field names' spelling and order as an
-    /// [`OriginalNames`](crate::to_http::OriginalNames) in its extensions; a response that
-    /// carries one is written with it either way.
-    pub fn keep_names(mut self, keep: bool) -> Self {
-        self.keep_names = keep;
-        self
-    }
-}
 
 /// Why [`serve_connection`] stopped early. Where an answer was due, it was sent before the
 /// connection was closed.
@@ -129,9 +103,41 @@ pub enum ServeError {
     Body(BoxError),
     /// The response body gave more or fewer bytes than its Content-Length.
     BodyLength,
+    /// A deadline of the [`Options`] passed.
+    Timeout(Timeout),
     /// Reading or writing the connection failed.
     Io(io::Error),
 }
+
+/// Which deadline of the [`Options`] closed a connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Timeout {
+    /// No byte of a request came within [`Options::head_timeout`]: an idle connection, closed
+    /// without an answer.
+    Idle,
+    /// Part of a request head came, not all of it, within [`Options::head_timeout`]; answered
+    /// 408.
+    Head,
+    /// The request body stalled for [`Options::body_read_stall`]; answered 408 when no
+    /// response head was sent yet.
+    BodyRead,
+    /// The client took no output for [`Options::write_stall`].
+    Write,
+}
+
+impl fmt::Display for Timeout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Timeout::Idle => "no request within the head timeout",
+            Timeout::Head => "the request head did not arrive within the head timeout",
+            Timeout::BodyRead => "the request body stalled",
+            Timeout::Write => "the client stopped reading",
+        })
+    }
+}
+
+impl std::error::Error for Timeout {}
 
 impl fmt::Display for ServeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -144,6 +150,7 @@ impl fmt::Display for ServeError {
             ServeError::BodyLength => {
                 f.write_str("the response body's length differs from its Content-Length")
             }
+            ServeError::Timeout(t) => t.fmt(f),
             ServeError::Io(e) => e.fmt(f),
         }
     }
@@ -157,6 +164,7 @@ impl std::error::Error for ServeError {
             ServeError::Service(e) | ServeError::Body(e) => Some(e.as_ref()),
             ServeError::Response(e) => Some(e),
             ServeError::Io(e) => Some(e),
+            ServeError::Timeout(t) => Some(t),
             ServeError::BodyLength => None,
         }
     }
@@ -181,30 +189,39 @@ impl ServeError {
             ServeError::Request(e) => e.status(),
             ServeError::Convert(_) => Some(400),
             ServeError::Service(_) | ServeError::Response(_) => Some(500),
+            ServeError::Timeout(Timeout::Head | Timeout::BodyRead) => Some(408),
             _ => None,
         }
     }
+
+    /// Whether the connection reads and drops what the client still sends before it closes:
+    /// after an answer to a request that broke off, not for a client that stalled or is gone.
+    fn lingers(&self) -> bool {
+        !matches!(self, ServeError::Timeout(_) | ServeError::Io(_))
+    }
+
+    /// The error of an I/O operation through [`Deadlines`]; `input_empty`: no byte of the
+    /// awaited request is buffered.
+    fn from_io(e: io::Error, input_empty: bool) -> Self {
+        match Expired::of(&e) {
+            Some(Expired::ReadDeadline) if input_empty => ServeError::Timeout(Timeout::Idle),
+            Some(Expired::ReadDeadline) => ServeError::Timeout(Timeout::Head),
+            Some(Expired::ReadStalled) => ServeError::Timeout(Timeout::BodyRead),
+            Some(Expired::WriteStalled) => ServeError::Timeout(Timeout::Write),
+            _ => ServeError::Io(e),
+        }
+    }
 }
-
-/// How much response output is buffered before the body is polled again only once it is
-/// written: the back-pressure on a streamed response.
-const HIGH_WATER: usize = 64 * 1024;
-
-/// Read buffer room asked for before each read.
-const READ_ROOM: usize = 8 * 1024;
-
-/// How many bytes are read and dropped after an error's answer before the connection closes.
-const LINGER_BYTES: usize = 256 * 1024;
 
 /// `Expect: 100-continue`'s interim answer.
 const CONTINUE: &[u8] = b"HTTP/1.1 100 Continue\r\n\r\n";
 
 /// Serves HTTP/1.1 requests from `io` with `service` until the connection ends, a request
-/// asks to close, or an error stops it (see the [module](self)). Returns `Ok` when the
-/// connection ended cleanly between requests.
+/// asks to close, a deadline of the [`Options`] passes or an error stops it (see the
+/// [module](self)). Returns `Ok` when the connection ended cleanly between requests.
 pub async fn serve_connection<IO, S, B>(
     io: IO,
-    mut service: S,
+    service: S,
     options: Options,
 ) -> Result<(), ServeError>
 where
@@ -214,58 +231,115 @@ where
     B: Body,
     B::Error: Into<BoxError>,
 {
+    serve_connection_with_shutdown(io, service, options, core::future::pending()).await
+}
+
+/// [`serve_connection`], stopping gracefully once `shutdown` completes (hyper's
+/// `graceful_shutdown`): a connection waiting for a request closes at once; one with a
+/// request in flight answers it (with `Connection: close` if its head is not written yet),
+/// then closes. Returns `Ok` when it closed so.
+///
+/// ```
+/// use axum::{routing::get, Router};
+/// use httpspan::serve::{serve_connection_with_shutdown, Options};
+/// use tokio::io::{AsyncReadExt, AsyncWriteExt};
+///
+/// # let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+/// # runtime.block_on(async {
+/// let app = Router::new().route("/", get(|| async { "hello" }));
+/// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+/// let (mut client, server) = tokio::io::duplex(4096);
+/// let served = tokio::spawn(serve_connection_with_shutdown(server, app, Options::default(), async {
+///     let _ = stopped.await;
+/// }));
+/// client.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").await?;
+/// let mut answer = vec![0; 4096];
+/// let n = client.read(&mut answer).await?;
+/// assert!(answer[..n].ends_with(b"hello"));
+/// // Idle between requests: the connection closes as soon as it is asked to.
+/// stop.send(()).unwrap();
+/// assert!(served.await.unwrap().is_ok());
+/// assert_eq!(client.read(&mut answer).await?, 0);
+/// # Ok::<(), std::io::Error>(())
+/// # })?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub async fn serve_connection_with_shutdown<IO, S, B, F>(
+    io: IO,
+    mut service: S,
+    options: Options,
+    shutdown: F,
+) -> Result<(), ServeError>
+where
+    IO: AsyncRead + AsyncWrite + Unpin,
+    S: Service<http::Request<RequestBody>, Response = http::Response<B>>,
+    S::Error: Into<BoxError>,
+    B: Body,
+    B::Error: Into<BoxError>,
+    F: Future<Output = ()>,
+{
     let mut conn = Conn {
-        io,
+        io: Deadlines::new(io, None, options.write_stall),
         codec: ServerCodec::new(options.limits),
+        options,
         input: BytesMut::new(),
         output: BytesMut::new(),
         eof: false,
         body: None,
         body_done: true,
+        discarded: 0,
+        abandoned: false,
         expect_continue: false,
         close: false,
         responded: false,
     };
-    let result = serve(&mut conn, &mut service, options).await;
+    let mut stop = Stop {
+        signal: pin!(shutdown),
+        asked: false,
+    };
+    let result = serve(&mut conn, &mut service, &mut stop).await;
     if let Err(e) = &result {
         // Once a response head is out, an answer can no longer be sent: the close says it.
         if let Some(status) = e.status().filter(|_| !conn.responded) {
             respond::refusal(status, &mut conn.output);
         }
     }
-    // The answer to an error, then a clean close; a failure here adds nothing to report.
+    // The answer to an error, then a clean close; a failure here adds nothing to report, and
+    // the write stall timeout bounds a client that does not read it.
     let _ = poll_fn(|cx| conn.poll_write_out(cx)).await;
     let _ = poll_fn(|cx| core::pin::Pin::new(&mut conn.io).poll_shutdown(cx)).await;
-    if result.is_err() && !conn.eof {
-        // Closing with unread bytes makes the kernel reset the connection, which can destroy
-        // the answer before the client reads it: what the client still sends is read and
-        // dropped first, up to a bound.
-        conn.input.clear();
-        let mut dropped = 0;
-        while dropped < LINGER_BYTES {
-            conn.input.reserve(READ_ROOM);
-            let read = poll_fn(|cx| {
-                tokio_util::io::poll_read_buf(
-                    core::pin::Pin::new(&mut conn.io),
-                    cx,
-                    &mut conn.input,
-                )
-            });
-            match read.await {
-                Ok(n) if n > 0 => dropped += n,
-                _ => break,
-            }
-            conn.input.clear();
-        }
+    let lingers = match &result {
+        Err(e) => e.lingers(),
+        Ok(()) => conn.abandoned,
+    };
+    if lingers && !conn.eof {
+        conn.linger().await;
     }
     result
 }
 
+/// The graceful shutdown signal of [`serve_connection_with_shutdown`], polled until it
+/// completes once.
+struct Stop<'a, F> {
+    signal: core::pin::Pin<&'a mut F>,
+    asked: bool,
+}
+
+impl<F: Future<Output = ()>> Stop<'_, F> {
+    /// Whether the shutdown was asked for; if not, the task is woken when it is.
+    fn poll_asked(&mut self, cx: &mut Context<'_>) -> bool {
+        if !self.asked {
+            self.asked = self.signal.as_mut().poll(cx).is_ready();
+        }
+        self.asked
+    }
+}
+
 /// The request loop; an error is answered by the caller.
-async fn serve<IO, S, B>(
+async fn serve<IO, S, B, F>(
     conn: &mut Conn<IO>,
     service: &mut S,
-    options: Options,
+    stop: &mut Stop<'_, F>,
 ) -> Result<(), ServeError>
 where
     IO: AsyncRead + AsyncWrite + Unpin,
@@ -273,19 +347,30 @@ where
     S::Error: Into<BoxError>,
     B: Body,
     B::Error: Into<BoxError>,
+    F: Future<Output = ()>,
 {
     while !conn.close {
         conn.responded = false;
-        let head = match poll_fn(|cx| conn.poll_frame(cx)).await {
-            Ok(Some(RequestFrame::Head(head))) => head,
-            Ok(None) => return Ok(()),
+        conn.start_head();
+        let frame = poll_fn(|cx| {
+            if stop.poll_asked(cx) {
+                conn.close = true;
+                // No byte of a request yet: nothing is in flight.
+                if conn.input.is_empty() {
+                    return Poll::Ready(Ok(None));
+                }
+            }
+            conn.poll_frame(cx)
+        });
+        let head = match frame.await? {
+            Some(RequestFrame::Head(head)) => head,
+            None => return Ok(()),
             // The codec gives every other frame inside a request, which the pump takes.
-            Ok(Some(_)) => return Err(ServeError::Request(CodecError::Incomplete)),
-            Err(e) => return Err(ServeError::Request(e)),
+            Some(_) => return Err(ServeError::Request(CodecError::Incomplete)),
         };
         let req = head.request();
         let bytes = head.bytes();
-        let parts = match options.keep_names {
+        let parts = match conn.options.keep_names {
             true => to_http::request_parts_keeping_names(req, bytes),
             false => to_http::request_parts(req, bytes),
         }
@@ -322,6 +407,7 @@ where
             .map_err(|e| ServeError::Service(e.into()))?;
         let mut call = pin!(service.call(request));
         let response = poll_fn(|cx| {
+            conn.close |= stop.poll_asked(cx);
             // The request body is fed while the service works on it.
             conn.poll_side_work(cx)?;
             call.as_mut()
@@ -353,7 +439,11 @@ where
             drop(body);
         } else {
             let mut body = pin!(body);
-            poll_fn(|cx| conn.poll_body(cx, body.as_mut(), &mut encoder)).await?;
+            poll_fn(|cx| {
+                conn.close |= stop.poll_asked(cx);
+                conn.poll_body(cx, body.as_mut(), &mut encoder)
+            })
+            .await?;
         }
         encoder.finish(&mut conn.output)?;
         poll_fn(|cx| conn.poll_write_out(cx)).await?;
@@ -373,8 +463,9 @@ where
 
 /// One connection's state between the loop's steps.
 struct Conn<IO> {
-    io: IO,
+    io: Deadlines<IO>,
     codec: ServerCodec,
+    options: Options,
     input: BytesMut,
     output: BytesMut,
     /// The client closed its side.
@@ -383,6 +474,11 @@ struct Conn<IO> {
     body: Option<BodySender>,
     /// The current request's end has been decoded.
     body_done: bool,
+    /// Bytes of the current request's body discarded since the service let go of it.
+    discarded: u64,
+    /// The current request's body was left unread past [`Options::max_discard_bytes`]: the
+    /// connection closes after the response.
+    abandoned: bool,
     /// The request waits for `100 Continue`, not sent yet.
     expect_continue: bool,
     /// The connection closes after the current response.
@@ -392,9 +488,20 @@ struct Conn<IO> {
 }
 
 impl<IO: AsyncRead + AsyncWrite + Unpin> Conn<IO> {
+    /// The wait for the next request head begins: its deadline runs from now.
+    fn start_head(&mut self) {
+        let deadline = self.options.head_timeout.map(|t| Instant::now() + t);
+        self.io.set_read_deadline(deadline);
+        self.io.set_read_stall(None);
+    }
+
+    /// The head is read: the body's reads are bounded by the stall timeout instead.
     fn start_body(&mut self, sender: Option<BodySender>) {
+        self.io.set_read_deadline(None);
+        self.io.set_read_stall(self.options.body_read_stall);
         self.body = sender;
         self.body_done = false;
+        self.discarded = 0;
         self.expect_continue = false;
     }
 
@@ -402,25 +509,51 @@ impl<IO: AsyncRead + AsyncWrite + Unpin> Conn<IO> {
     fn poll_frame(
         &mut self,
         cx: &mut Context<'_>,
-    ) -> Poll<Result<Option<RequestFrame>, CodecError>> {
+    ) -> Poll<Result<Option<RequestFrame>, ServeError>> {
         loop {
             let frame = match self.eof {
-                false => self.codec.decode(&mut self.input)?,
-                true => self.codec.decode_eof(&mut self.input)?,
-            };
+                false => self.codec.decode(&mut self.input),
+                true => self.codec.decode_eof(&mut self.input),
+            }
+            .map_err(ServeError::Request)?;
             if frame.is_some() || self.eof {
                 return Poll::Ready(Ok(frame));
             }
-            self.input.reserve(READ_ROOM);
+            let room = self.options.read_buffer_bytes;
+            self.input.reserve(room);
             let read = core::pin::Pin::new(&mut self.io);
-            let n = ready!(tokio_util::io::poll_read_buf(read, cx, &mut self.input))?;
+            let mut input = (&mut self.input).limit(room);
+            let n = match ready!(tokio_util::io::poll_read_buf(read, cx, &mut input)) {
+                Ok(n) => n,
+                Err(e) => return Poll::Ready(Err(ServeError::from_io(e, self.input.is_empty()))),
+            };
             self.eof = n == 0;
+        }
+    }
+
+    /// Reads and drops what the client still sends, within the [`Options`]' linger bounds,
+    /// until it closes.
+    async fn linger(&mut self) {
+        let end = Instant::now() + self.options.linger_time;
+        let mut dropped = 0;
+        while dropped < self.options.linger_bytes {
+            self.input.clear();
+            self.input.reserve(self.options.read_buffer_bytes);
+            let wait_end = end.min(Instant::now() + self.options.linger_timeout);
+            let read = poll_fn(|cx| {
+                let io = core::pin::Pin::new(self.io.get_mut());
+                tokio_util::io::poll_read_buf(io, cx, &mut self.input)
+            });
+            match tokio::time::timeout_at(wait_end, read).await {
+                Ok(Ok(n)) if n > 0 => dropped += n,
+                _ => break,
+            }
         }
     }
 
     /// Feeds the request body to its [`RequestBody`] until the request's end is decoded.
     fn poll_pump(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), ServeError>> {
-        while !self.body_done {
+        while !self.body_done && !self.abandoned {
             if let Some(sender) = &self.body {
                 match ready!(sender.poll_room(cx)) {
                     Room::Free => {}
@@ -443,17 +576,24 @@ impl<IO: AsyncRead + AsyncWrite + Unpin> Conn<IO> {
                 Ok(frame) => frame,
                 Err(e) => {
                     if let Some(sender) = self.body.take() {
-                        sender.fail(BodyError::from_codec(&e));
+                        sender.fail(BodyError::from_serve(&e));
                     }
-                    return Poll::Ready(Err(ServeError::Request(e)));
+                    return Poll::Ready(Err(e));
                 }
             };
             match frame {
-                Some(RequestFrame::Body(data)) => {
-                    if let Some(sender) = &self.body {
-                        sender.data(data);
+                Some(RequestFrame::Body(data)) => match &self.body {
+                    Some(sender) => sender.data(data),
+                    None => {
+                        // Discarding is bounded: past the bound, the connection closes after
+                        // the response instead of reading the rest.
+                        self.discarded = self.discarded.saturating_add(data.len() as u64);
+                        if self.discarded > self.options.max_discard_bytes {
+                            self.abandoned = true;
+                            self.close = true;
+                        }
                     }
-                }
+                },
                 Some(RequestFrame::Trailers(section)) => {
                     let map = to_http::header_map(section.trailers().fields(), section.bytes());
                     match (map, &self.body) {
@@ -482,22 +622,26 @@ impl<IO: AsyncRead + AsyncWrite + Unpin> Conn<IO> {
     }
 
     /// Writes buffered output and flushes it.
-    fn poll_write_out(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+    fn poll_write_out(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), ServeError>> {
+        let io_error = |e| ServeError::from_io(e, false);
         while !self.output.is_empty() {
-            let n = ready!(core::pin::Pin::new(&mut self.io).poll_write(cx, &self.output))?;
+            let write = core::pin::Pin::new(&mut self.io).poll_write(cx, &self.output);
+            let n = ready!(write).map_err(io_error)?;
             if n == 0 {
-                return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
+                return Poll::Ready(Err(ServeError::Io(io::ErrorKind::WriteZero.into())));
             }
             self.output.advance(n);
         }
-        core::pin::Pin::new(&mut self.io).poll_flush(cx)
+        core::pin::Pin::new(&mut self.io)
+            .poll_flush(cx)
+            .map_err(io_error)
     }
 
     /// What goes on beside the service and the response body: output written, request body
     /// fed. Only errors are reported; progress wakes the task.
     fn poll_side_work(&mut self, cx: &mut Context<'_>) -> Result<(), ServeError> {
         if let Poll::Ready(Err(e)) = self.poll_write_out(cx) {
-            return Err(e.into());
+            return Err(e);
         }
         if let Poll::Ready(Err(e)) = self.poll_pump(cx) {
             return Err(e);
@@ -518,7 +662,7 @@ impl<IO: AsyncRead + AsyncWrite + Unpin> Conn<IO> {
     {
         loop {
             self.poll_side_work(cx)?;
-            if self.output.len() >= HIGH_WATER {
+            if self.output.len() >= self.options.write_high_water {
                 return Poll::Pending;
             }
             let Some(frame) = ready!(body.as_mut().poll_frame(cx)) else {
