@@ -36,9 +36,11 @@ pub struct Settings {
 
 /// The bytes a body or a write must move in each window for the window to start again: a
 /// client that sends or reads a byte now and then does not hold a connection for ever.
+#[allow(dead_code)] // the axum example has serve's own bounds
 pub const MIN_PROGRESS: usize = 1024;
 
 /// What the client may still send after the last answer, read and dropped before closing.
+#[allow(dead_code)] // the axum example has serve's own bounds
 pub const LINGER_BYTES: usize = 1 << 20;
 
 impl Settings {
@@ -56,13 +58,7 @@ impl Settings {
 
     /// The defaults, with what the environment variables set.
     pub fn from_env() -> Settings {
-        let seconds = |name: &str, default: Duration| match std::env::var(name) {
-            Ok(text) => match text.parse::<f64>() {
-                Ok(s) if s.is_finite() && s > 0.0 => Duration::from_secs_f64(s),
-                _ => panic!("{name}={text}: a positive number of seconds is needed"),
-            },
-            Err(_) => default,
-        };
+        let seconds = |name: &str, default: Duration| env_seconds(name).unwrap_or(default);
         let d = Settings::DEFAULT;
         Settings {
             head: seconds("HTTPSPAN_HEAD_TIMEOUT", d.head),
@@ -94,6 +90,15 @@ impl Settings {
             upstream: d,
             ..Settings::DEFAULT
         }
+    }
+}
+
+/// The duration the environment variable `name` gives in seconds, if it is set.
+pub fn env_seconds(name: &str) -> Option<Duration> {
+    let text = std::env::var(name).ok()?;
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
+        _ => panic!("{name}={text}: a positive number of seconds is needed"),
     }
 }
 
