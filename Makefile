@@ -10,7 +10,7 @@ VECTORS ?= tests/vectors
 	test-backends test-neon test-simd128 bench callgrind \
 	wasm-build wasm-vectors wasm-test wasm-browser bench-wasm \
 	nightly-setup fuzz-setup fuzz fuzz-smoke conformance-matrix conformance-matrix-check miri \
-	feature-tests bench-server bench-doc bench-doc-check bench-wasm-record
+	feature-tests bench-server bench-doc bench-doc-check bench-wasm-record fault-suite fault-suite-brief
 
 help:
 	@echo "make playground            build the wasm package and the playground, serve it on http://127.0.0.1:5173/"
@@ -22,6 +22,7 @@ help:
 	@echo "make bench-doc             render docs/performance.md's tables from native-bench/results/ (tables --record writes the native one)"
 	@echo "make callgrind             instructions per parse under callgrind, against httparse"
 	@echo "make bench-server          the tokio example server against hyper under wrk, and a compliance table"
+	@echo "make fault-suite           slow and hostile clients against the example servers and the proxy, default deadlines (about 10 min)"
 	@echo "make wasm-build            build the npm package @httpspan/wasm into wasm/pkg/"
 	@echo "make bench-wasm            benchmark the wasm package against llhttp (undici) and Node's parser: Node, Chromium, workerd"
 	@echo "make bench-wasm-record     record a Node run of the wasm bench in native-bench/results/ (then make bench-doc)"
@@ -116,6 +117,25 @@ bench-server: setup
 		--hyper $(TARGET_DIR)/release/hyper_server \
 		--proxy-httpspan $(TARGET_DIR)/release/examples/proxy \
 		--proxy-hyper $(TARGET_DIR)/release/hyper_proxy $(BENCH_SERVER_ARGS)
+
+# The fault suite (server-bench/fault_suite.py, docs/server.md): slowloris, idle and slow
+# clients, a client that never reads, lingering, draining, a chunk-extension flood, descriptor
+# exhaustion, half-close, resets and smuggling, against the tokio example server, the axum
+# example on serve_connection and the proxy, on 127.0.0.1. `fault-suite-brief` (part of
+# `test`, about a minute) shortens every deadline to 2 s through the examples' HTTPSPAN_*
+# variables; `fault-suite` runs them with their defaults, release builds (about 10 minutes).
+FAULT_EXAMPLES = --example tokio_server --example axum_server --example proxy
+fault-suite-brief: setup
+	@command -v python3 >/dev/null || { echo "error: python3 is needed for the fault suite" >&2; exit 1; }
+	$(CARGO) build -p httpspan --features $(HTTPSPAN_FEATURES) $(FAULT_EXAMPLES)
+	python3 server-bench/fault_suite.py --brief --tokio $(TARGET_DIR)/debug/examples/tokio_server \
+		--axum $(TARGET_DIR)/debug/examples/axum_server --proxy $(TARGET_DIR)/debug/examples/proxy
+
+fault-suite: setup
+	@command -v python3 >/dev/null || { echo "error: python3 is needed for the fault suite" >&2; exit 1; }
+	$(CARGO) build --release -p httpspan --features $(HTTPSPAN_FEATURES) $(FAULT_EXAMPLES)
+	python3 server-bench/fault_suite.py --tokio $(TARGET_DIR)/release/examples/tokio_server \
+		--axum $(TARGET_DIR)/release/examples/axum_server --proxy $(TARGET_DIR)/release/examples/proxy
 
 # SIMD: rust-tests and conformance above use the best backend of this CPU; run both again with
 # each other backend it can run (HTTPSPAN_BACKEND picks one), and the core's tests with NEON
@@ -284,5 +304,5 @@ fuzz-smoke:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
 
 
-test: fmt-check clippy rust-tests feature-tests no-std doc vectors-check conformance test-backends test-neon \
+test: fmt-check clippy rust-tests feature-tests fault-suite-brief no-std doc vectors-check conformance test-backends test-neon \
 	test-simd128 wasm-vectors wasm-test playground-test playground-traffic-test conformance-matrix-check bench-doc-check fuzz-smoke miri
