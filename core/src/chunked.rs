@@ -105,7 +105,7 @@ enum State {
     Done,
 }
 
-/// A streaming decoder for chunked bodies, in 16 bytes of state.
+/// A streaming decoder for chunked bodies, in 24 bytes of state.
 ///
 /// Feed it the body's bytes in pieces of any size; it reports where the data is in each piece,
 /// enforces the chunk-size and chunk-ext grammar and limits, and never copies or allocates. It
@@ -138,6 +138,8 @@ pub struct ChunkedDecoder {
     remaining: u64,
     /// Bytes of chunk-ext seen on the current line.
     ext_len: u32,
+    /// Bytes of chunk-ext seen in the whole body, this line included.
+    body_ext_len: u32,
     state: State,
     digits: u8,
     /// The current line ends in a bare LF. Kept by [`decode_lines`](Self::decode_lines) only.
@@ -156,6 +158,7 @@ impl ChunkedDecoder {
         ChunkedDecoder {
             remaining: 0,
             ext_len: 0,
+            body_ext_len: 0,
             state: State::Size,
             digits: 0,
             bare_lf_line: false,
@@ -171,8 +174,8 @@ impl ChunkedDecoder {
     ///
     /// Call again with the rest of the input (`&input[used..]`) until it returns
     /// [`Chunk::NeedMore`], then with the next piece. Error offsets count from the start of
-    /// `input`. Only `max_chunk_ext_bytes` and [`Leniency::bare_lf`](crate::Leniency::bare_lf)
-    /// of `limits` apply here.
+    /// `input`. Only `max_chunk_ext_bytes`, `max_body_chunk_ext_bytes` and
+    /// [`Leniency::bare_lf`](crate::Leniency::bare_lf) of `limits` apply here.
     #[cfg_attr(not(target_arch = "wasm32"), inline)]
     pub fn decode(&mut self, input: &[u8], limits: &Limits) -> Result<(usize, Chunk), Error> {
         self.decode_with::<false>(input, limits, false)
@@ -416,16 +419,26 @@ impl ChunkedDecoder {
         self.remaining = 0;
     }
 
+    /// Counts `n` bytes of chunk-ext ending at `last` against the line's limit, then the
+    /// body's; the error's offset is the first byte past the limit.
     fn count_ext(&mut self, n: usize, last: usize, limits: &Limits) -> Result<(), Error> {
-        self.ext_len = self.ext_len.saturating_add(n as u32);
-        if self.ext_len > limits.max_chunk_ext_bytes {
-            let over = (self.ext_len - limits.max_chunk_ext_bytes) as usize;
-            return Err(Error::new(
-                ErrorKind::ChunkExtensionTooLong,
-                last + 1 - over,
-            ));
-        }
-        Ok(())
+        let n = u32::try_from(n).unwrap_or(u32::MAX);
+        self.ext_len = self.ext_len.saturating_add(n);
+        self.body_ext_len = self.body_ext_len.saturating_add(n);
+        let over = |count: u32, limit: u32, kind| match count.checked_sub(limit) {
+            Some(over) if over > 0 => Err(Error::new(kind, last + 1 - over as usize)),
+            _ => Ok(()),
+        };
+        over(
+            self.ext_len,
+            limits.max_chunk_ext_bytes,
+            ErrorKind::ChunkExtensionTooLong,
+        )?;
+        over(
+            self.body_ext_len,
+            limits.max_body_chunk_ext_bytes,
+            ErrorKind::ChunkExtensionsTooLarge,
+        )
     }
 
     /// One byte of chunk-ext that is not part of a token run:

@@ -179,6 +179,9 @@ macro_rules! paste_code {
     (ChunkExtensionTooLong) => {
         "chunk_extension_too_long"
     };
+    (ChunkExtensionsTooLarge) => {
+        "chunk_extensions_too_large"
+    };
     (MissingChunkCrlf) => {
         "missing_chunk_crlf"
     };
@@ -293,6 +296,8 @@ error_kinds! {
     InvalidChunkExtension => (400, "RFC 9112 7.1.1", "invalid chunk extension"),
     /// A chunk-ext longer than the limit.
     ChunkExtensionTooLong => (400, "RFC 9112 7.1.1", "chunk extension longer than the limit"),
+    /// The chunk-ext bytes of all the chunk lines of one body, together, exceed the limit.
+    ChunkExtensionsTooLarge => (400, "RFC 9112 7.1.1", "chunk extensions of a body larger than the limit"),
     /// Chunk data not followed by CRLF; the offset is the byte where CR was expected.
     MissingChunkCrlf => (400, "RFC 9112 7.1", "chunk data not followed by CRLF"),
     /// A trailer section longer than the limit.

@@ -13,6 +13,7 @@
 /// | [`max_field_lines`](Self::max_field_lines) | 255, so the parser's `N` slots (64) bound | field lines of a head or a trailer section | `TooManyFields` (431) |
 /// | [`max_head_bytes`](Self::max_head_bytes) | 8192 | bytes of a head, start line through the final CRLF | `HeadTooLarge` (431), or `TargetTooLong` (414) within the request-line |
 /// | [`max_chunk_ext_bytes`](Self::max_chunk_ext_bytes) | 65536 | chunk-ext bytes of one chunk line | `ChunkExtensionTooLong` (400) |
+/// | [`max_body_chunk_ext_bytes`](Self::max_body_chunk_ext_bytes) | 262144 | chunk-ext bytes of all the chunk lines of one body | `ChunkExtensionsTooLarge` (400) |
 /// | [`max_trailer_bytes`](Self::max_trailer_bytes) | 65536 | bytes of a trailer section | `TrailersTooLarge` (431) |
 /// | [`max_body_bytes`](Self::max_body_bytes) | none | decoded body bytes (in [`stream::Decoder`](crate::stream::Decoder)) | `BodyTooLarge` (413) |
 ///
@@ -60,6 +61,13 @@ pub struct Limits {
     /// Bytes of the chunk-ext of one chunk line, from the byte after the chunk-size through the
     /// byte before its CRLF. Default 65536.
     pub max_chunk_ext_bytes: u32,
+    /// Bytes of chunk-ext over all the chunk lines of one body, counted as for
+    /// `max_chunk_ext_bytes`: extensions carry no data, so without a total a body of tiny
+    /// chunks could make a server read extensions without end. Default 262144 (256 KiB), four
+    /// lines at `max_chunk_ext_bytes`, as much as a server discards of an unread body
+    /// (`serve::Options::max_discard_bytes`, Go's `maxPostHandlerReadBytes`); hyper refuses
+    /// past 16 KiB.
+    pub max_body_chunk_ext_bytes: u32,
     /// Bytes of a trailer section, from the byte after the last-chunk line through the CRLF that
     /// ends it. Default 65536; at most 65536 can be honoured, since trailer spans are 4 bytes too.
     pub max_trailer_bytes: u32,
@@ -76,6 +84,7 @@ impl Limits {
         max_field_lines: 255,
         max_head_bytes: 8192,
         max_chunk_ext_bytes: 64 * 1024,
+        max_body_chunk_ext_bytes: 256 * 1024,
         max_trailer_bytes: 64 * 1024,
         max_body_bytes: None,
         lenient: Leniency::STRICT,

@@ -120,6 +120,26 @@ fn limits_are_the_stream_decoder_s() {
     assert_eq!(err.status(), Some(431));
 }
 
+#[test]
+fn chunk_extensions_are_bounded_per_body() {
+    // The flood of the issue: one-byte chunks, each with a 60 KiB extension (under the
+    // per-line limit), 12 MB in all; refused once the body's extensions pass 256 KiB.
+    let line = [&b"1;"[..], &[b'e'; 60 * 1024 - 1], b"\r\nx\r\n"].concat();
+    let mut wire = b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec();
+    let head_len = wire.len();
+    for _ in 0..200 {
+        wire.extend_from_slice(&line);
+    }
+    let err = frames(&wire, 16 * 1024).unwrap_err();
+    let CodecError::Parse(e) = err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(e.kind(), httpspan::ErrorKind::ChunkExtensionsTooLarge);
+    assert_eq!(e.status(), 400);
+    // Four lines of 60 KiB are 240 KiB; the fifth passes 256 KiB at its 16385th byte.
+    assert_eq!(e.offset(), head_len + 4 * line.len() + 1 + 16 * 1024);
+}
+
 mod encode {
     use bytes::BytesMut;
     use httpspan::codec::{

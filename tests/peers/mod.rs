@@ -449,7 +449,7 @@ rules! {
     ChunkSize => ("chunk-size is 1 to 16 hex digits", "RFC 9112 7.1",
         [InvalidChunkSize, ChunkSizeTooLong]),
     ChunkExt => ("chunk-ext is ; token [= token / quoted-string], BWS only around ; and =",
-        "RFC 9112 7.1.1", [InvalidChunkExtension, ChunkExtensionTooLong]),
+        "RFC 9112 7.1.1", [InvalidChunkExtension, ChunkExtensionTooLong, ChunkExtensionsTooLarge]),
     ChunkData => ("chunk data is followed by CRLF", "RFC 9112 7.1", [MissingChunkCrlf]),
 }
 

@@ -83,6 +83,13 @@ def gen_limits():
     Q(F, "limits/chunk-ext/65536-each-of-two-chunks",
       CH + "2" + ext + "\r\nhe\r\n3" + ext + "\r\nllo\r\n0\r\n\r\n", [M(body="hello")],
       W + "; the limit is per chunk-ext")
+    W2 = ("httpspan limit, RFC 9112 7.1.1: 256 KiB of chunk-ext in one body, all lines together, inclusive; "
+          "counted as for one chunk-ext")
+    Q(F, "limits/chunk-ext/262144-body-four-chunks",
+      CH + "".join("1" + ext + "\r\n" + c + "\r\n" for c in "hell") + "0\r\n\r\n",
+      [M(body="hell")], W2)
+    Q(F, "limits/chunk-ext/262146-body-four-chunks-and-last",
+      CH + "".join("1" + ext + "\r\n" + c + "\r\n" for c in "hell") + "0;a\r\n\r\n", R, W2)
     RCH = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
     S(F, "limits/chunk-ext/65536-response", RCH + "5" + ext + "\r\nhello\r\n0\r\n\r\n", [M(body="hello")], W)
     S(F, "limits/chunk-ext/65537-response", RCH + "5" + ext + "b\r\nhello\r\n0\r\n\r\n", R, W)

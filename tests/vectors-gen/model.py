@@ -26,6 +26,7 @@ QDTEXT = {HTAB, SP, 0x21} | set(range(0x23, 0x5C)) | set(range(0x5D, 0x7F)) | OB
 MAX_FIELD_LINES = 64
 MAX_HEAD = 8192
 MAX_CHUNK_EXT = 65536
+MAX_BODY_CHUNK_EXT = 262144
 MAX_TRAILERS = 65536
 MAX_CL = 2 ** 63 - 1
 
@@ -679,6 +680,7 @@ def chunk_line_cut_short(partial):
 
 def read_chunked(data, pos):
     body = bytearray()
+    ext_total = 0
     while True:
         try:
             line, pos = read_line(data, pos)
@@ -686,6 +688,11 @@ def read_chunked(data, pos):
             chunk_line_cut_short(data[pos:])
             raise
         size = check_chunk_line(line)
+        digits = 0
+        while digits < len(line) and line[digits] in HEXDIG:
+            digits += 1
+        ext_total += len(line) - digits
+        need(ext_total <= MAX_BODY_CHUNK_EXT, "chunk-ext of the body too large")
         if size == 0:
             break
         if len(data) - pos < size:

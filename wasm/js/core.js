@@ -243,6 +243,7 @@ const LIMITS = [
   ['maxChunkExtBytes', 0, 0xffffffff],
   ['maxTrailerBytes', 0, 0xffffffff],
   ['maxBodyBytes', 0, Number.MAX_SAFE_INTEGER],
+  ['maxBodyChunkExtBytes', 0, 0xffffffff],
 ];
 const LENIENCY = [
   'bareLf', 'obsFold', 'spaceBeforeColon', 'requestLineSpaces', 'missingHost',
@@ -250,7 +251,7 @@ const LENIENCY = [
 ];
 
 function limitNumbers(options, extraKeys) {
-  const numbers = [-1, -1, -1, -1, -1, 0];
+  const numbers = [...LIMITS.map(() => -1), 0];
   if (options === undefined || options === null) return numbers;
   if (typeof options !== 'object') throw new TypeError('options must be an object');
   for (const key of Object.keys(options)) {

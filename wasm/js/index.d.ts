@@ -269,7 +269,8 @@ export type ErrorCode =
   | 'transfer_encoding_in_http10' | 'invalid_transfer_encoding' | 'chunked_not_last'
   | 'chunked_twice' | 'invalid_connection' | 'target_too_long' | 'head_too_large'
   | 'too_many_fields' | 'invalid_chunk_size' | 'chunk_size_too_long'
-  | 'invalid_chunk_extension' | 'chunk_extension_too_long' | 'missing_chunk_crlf'
+  | 'invalid_chunk_extension' | 'chunk_extension_too_long' | 'chunk_extensions_too_large'
+  | 'missing_chunk_crlf'
   | 'trailers_too_large' | 'body_too_large';
 
 /** Why and where the input is invalid. */
@@ -299,6 +300,8 @@ export interface Limits {
   maxFieldLines?: number;
   /** Bytes of one chunk extension. Default 65536. */
   maxChunkExtBytes?: number;
+  /** Bytes of chunk extensions over all the chunk lines of one body. Default 262144. */
+  maxBodyChunkExtBytes?: number;
   /** Bytes of a trailer section (at most 65536 are honoured). Default 65536. */
   maxTrailerBytes?: number;
   /** Bytes of one body after chunked decoding (Decoder only), or null for no limit (the default). */

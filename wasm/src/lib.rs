@@ -48,8 +48,8 @@ pub const DEFAULT_LIMITS: Limits = {
 
 /// Builds [`Limits`] from the numbers the JavaScript side validated, in this order:
 /// `maxHeadBytes`, `maxFieldLines`, `maxChunkExtBytes`, `maxTrailerBytes`, `maxBodyBytes`
-/// (negative for none), then the leniency flags as bits. Missing numbers keep their defaults;
-/// numbers out of range saturate.
+/// (negative for none), `maxBodyChunkExtBytes`, then the leniency flags as bits. Missing
+/// numbers keep their defaults; numbers out of range saturate.
 pub fn limits_from(numbers: &[f64]) -> Limits {
     let mut limits = DEFAULT_LIMITS;
     let get = |i: usize| numbers.get(i).copied().filter(|n| *n >= 0.0);
@@ -66,8 +66,11 @@ pub fn limits_from(numbers: &[f64]) -> Limits {
         limits.max_trailer_bytes = n as u32;
     }
     limits.max_body_bytes = get(4).map(|n| n as u64);
+    if let Some(n) = get(5) {
+        limits.max_body_chunk_ext_bytes = n as u32;
+    }
     // The bit order of LENIENCY in wasm/js/core.js.
-    let bits = get(5).map_or(0, |n| n as u32);
+    let bits = get(6).map_or(0, |n| n as u32);
     let lenient = &mut limits.lenient;
     for (bit, flag) in [
         &mut lenient.bare_lf,

@@ -182,18 +182,23 @@ fn bytes_past_the_head_window_never_change_the_outcome() {
 
 #[test]
 fn limits_come_from_numbers_in_order_and_negative_means_default() {
-    let limits = limits_from(&[100.0, 3.0, 10.0, 20.0, 1000.0]);
+    let limits = limits_from(&[100.0, 3.0, 10.0, 20.0, 1000.0, 30.0, 1.0]);
     assert_eq!(
         (
             limits.max_head_bytes,
             limits.max_field_lines,
             limits.max_chunk_ext_bytes,
             limits.max_trailer_bytes,
-            limits.max_body_bytes
+            limits.max_body_bytes,
+            limits.max_body_chunk_ext_bytes,
+            limits.lenient.bare_lf,
         ),
-        (100, 3, 10, 20, Some(1000))
+        (100, 3, 10, 20, Some(1000), 30, true)
     );
-    assert_eq!(limits_from(&[-1.0, -1.0, -1.0, -1.0, -1.0]), DEFAULT_LIMITS);
+    assert_eq!(
+        limits_from(&[-1.0, -1.0, -1.0, -1.0, -1.0, -1.0]),
+        DEFAULT_LIMITS
+    );
     assert_eq!(limits_from(&[]), DEFAULT_LIMITS);
     assert_eq!(DEFAULT_LIMITS.max_field_lines, 64);
     assert_eq!(limits_from(&[1e9]).max_head_bytes, u16::MAX, "saturates");

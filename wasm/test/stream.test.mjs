@@ -133,6 +133,22 @@ test('an invalid stream rejects the iteration and errors the body being read', a
   await assert.rejects(messages.next(), ParseError);
 });
 
+test('chunk extensions are bounded per body, not only per line', async () => {
+  // Three one-byte chunks with 4 bytes of extensions each: 12 in all.
+  const body = (last) => 'POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n'
+    + '1;abc\r\na\r\n1;abc\r\nb\r\n' + last + '\r\n\r\n';
+  const options = { maxBodyChunkExtBytes: 12 };
+  const [accepted] = await collect(decodeStream(source(body('0;abc'), [70]).stream, options));
+  assert.equal(accepted.body, 'ab');
+  await assert.rejects(collect(decodeStream(source(body('0;abcd'), [70]).stream, options)),
+    (error) => error instanceof ParseError && error.code === 'chunk_extensions_too_large' && error.offset === 81);
+  // The default bound: 256 KiB, reached by a flood of tiny chunks.
+  const flood = 'POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n'
+    + `1;${'e'.repeat(1000)}\r\nx\r\n`.repeat(300);
+  await assert.rejects(collect(decodeStream(source(flood, []).stream)),
+    (error) => error instanceof ParseError && error.code === 'chunk_extensions_too_large');
+});
+
 test('a stream that ends inside a message is an IncompleteMessageError', async () => {
   const cut = 'PUT / HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc';
   const messages = decodeStream(source(cut, []).stream);

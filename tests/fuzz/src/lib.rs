@@ -655,6 +655,7 @@ pub fn small_limits() -> Limits {
     limits.max_head_bytes = 200;
     limits.max_field_lines = 6;
     limits.max_chunk_ext_bytes = 12;
+    limits.max_body_chunk_ext_bytes = 30;
     limits.max_trailer_bytes = 60;
     limits.max_body_bytes = Some(40);
     limits
