@@ -6,8 +6,11 @@
 //! ```
 //!
 //! Each client connection gets its own upstream connection, opened when its first request
-//! arrives and again after the upstream closes one. Requests are forwarded one at a time in
-//! the order they arrive (pipelined requests wait in the read buffer); interim answers
+//! arrives and again after the upstream closes one. Requests are forwarded in the order they
+//! arrive; those a client pipelines behind one being answered (up to 16) are
+//! sent on to the upstream at once when they have no body and a safe method (GET, HEAD,
+//! OPTIONS), and sent again on a new connection should the upstream close before answering
+//! them (RFC 9112 9.3.1); any other waits for the answers before it. Interim answers
 //! (`100 Continue`, `103 Early Hints`) are forwarded as they come, except to an HTTP/1.0
 //! client, which has none. Hop-by-hop fields (RFC 9110 7.6.1: Connection, the fields it
 //! names, Keep-Alive, TE, Transfer-Encoding, Upgrade, Proxy-Connection) are dropped both ways
@@ -28,6 +31,7 @@
 //! slow a 504; one that fails after, a closed connection. At most 4,096 client connections
 //! are served at once, and an accept error pauses the accept loop instead of spinning.
 
+use std::collections::VecDeque;
 use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -40,7 +44,7 @@ use httpspan::codec::{
 use httpspan::{Field, Framing, KnownHeader, Limits, Request, Version};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
-use tokio_util::codec::Framed;
+use tokio_util::codec::{Decoder as _, Framed};
 
 mod accept;
 mod per_cpu;
@@ -167,15 +171,48 @@ async fn connection(
         write: settings.upstream,
         ..*settings
     };
+    // Requests read ahead from the client: `sent` already went to the upstream and await
+    // their answers, in order; `unsent` (whose answers the upstream never gave, for it
+    // closed) go again, before anything else is read.
+    let mut ahead = Lookahead::default();
+    let mut unsent: VecDeque<Ahead> = VecDeque::new();
     loop {
-        down.get_mut().wait_for_head();
-        let Some(frame) = down.next().await.transpose()? else {
-            return Ok(());
+        if let Some(conn) = &mut up {
+            while let Some(sent) = ahead.sent.pop_front() {
+                let (last, upstream_done) = relay_ahead(down, conn, &sent).await?;
+                if last {
+                    return Ok(SinkExt::<BodyPart>::flush(down).await?);
+                }
+                if upstream_done {
+                    // Bodiless requests of safe methods only were sent ahead: sending them
+                    // again is allowed (RFC 9112 9.3.1).
+                    unsent.extend(ahead.sent.drain(..));
+                    up = None;
+                    break;
+                }
+            }
+        }
+        let (head, read) = match (unsent.pop_front(), ahead.next.take()) {
+            (Some(again), next) => {
+                ahead.next = next;
+                (again.head, Some(again.last))
+            }
+            (None, Some(next)) => {
+                down.get_mut().read_body();
+                (next?, None)
+            }
+            (None, None) => {
+                down.get_mut().wait_for_head();
+                let Some(frame) = down.next().await.transpose()? else {
+                    return Ok(());
+                };
+                let RequestFrame::Head(head) = frame else {
+                    unreachable!("the codec gives a head first");
+                };
+                down.get_mut().read_body();
+                (head, None)
+            }
         };
-        let RequestFrame::Head(head) = frame else {
-            unreachable!("the codec gives a head first");
-        };
-        down.get_mut().read_body();
         let req = head.request();
         let method = head.bytes_of(req.method());
         // Tunnels are not proxied, nor transfer codings other than chunked: the codecs
@@ -207,8 +244,11 @@ async fn connection(
                 }
             }
         };
-        let (last, upstream_done) = forward(down, conn, &head).await?;
+        // Reading ahead waits while requests wait to go again, which must keep their order.
+        let read_ahead = unsent.is_empty().then_some(&mut ahead);
+        let (last, upstream_done) = forward(down, conn, &head, read, read_ahead).await?;
         if upstream_done {
+            unsent.extend(ahead.sent.drain(..));
             up = None;
         }
         if last {
@@ -263,10 +303,17 @@ fn absolute_form(target: &[u8]) -> Option<(&[u8], Vec<u8>)> {
 
 /// Forwards one request (whose head is `head`) and its answer. Returns whether the client
 /// connection ends after it, and whether the upstream connection does.
+///
+/// `read`: `Some(last)` when the request has been read whole already (sent ahead before, and
+/// going again). `ahead`: where to put the bodiless requests of safe methods that the client
+/// pipelined behind this one and that are sent to the upstream before this answer is relayed
+/// (`None`: none are).
 async fn forward(
     down: &mut Downstream,
     up: &mut Upstream,
     head: &RequestHead,
+    read: Option<bool>,
+    ahead: Option<&mut Lookahead>,
 ) -> Result<(bool, bool), Failure> {
     let req = head.request();
     let mut answer = Answered {
@@ -275,7 +322,7 @@ async fn forward(
         started: false,
         until_close: false,
     };
-    match exchange(down, up, head, &mut answer).await {
+    match exchange(down, up, head, read, ahead, &mut answer).await {
         Err(Failure::Upstream(e)) => Err(upstream_failure(e, answer.started)),
         result => result,
     }
@@ -286,8 +333,54 @@ async fn exchange(
     down: &mut Downstream,
     up: &mut Upstream,
     head: &RequestHead,
+    read: Option<bool>,
+    ahead: Option<&mut Lookahead>,
     answer: &mut Answered,
 ) -> Result<(bool, bool), Failure> {
+    send_head(up, head).await?;
+    // The client waits for `100 Continue` before its body: so does the proxy, forwarding the
+    // upstream's answer. A final answer instead means the body is not wanted.
+    if head.expects_continue() {
+        relay_until_final_or_continue(down, up, answer).await?;
+        if answer.started {
+            // Nobody reads the body the client may still send: finish the answer and close.
+            relay_answer(down, up, answer).await?;
+            return Ok((true, true));
+        }
+    }
+    // The request's body, frame by frame.
+    let last = match read {
+        Some(last) => last,
+        None => loop {
+            let Some(frame) = down.next().await.transpose()? else {
+                return Err(Failure::Client(CodecError::Incomplete));
+            };
+            let sent = match frame {
+                RequestFrame::Body(data) => up.feed(BodyPart::Data(&data)).await,
+                RequestFrame::Trailers(section) => {
+                    up.feed(BodyPart::Trailers(&trailer_fields(&section))).await
+                }
+                RequestFrame::End { last } => break last,
+                RequestFrame::Head(_) => unreachable!("the codec ends a request before the next"),
+            };
+            sent.map_err(Failure::Upstream)?;
+        },
+    };
+    up.feed(BodyPart::End).await.map_err(Failure::Upstream)?;
+    if let (Some(ahead), false) = (ahead, last) {
+        send_ahead(down, up, ahead).await?;
+    }
+    SinkExt::<BodyPart>::flush(up)
+        .await
+        .map_err(Failure::Upstream)?;
+    up.get_mut().wait_for_head();
+    let upstream_done = relay_answer(down, up, answer).await?;
+    Ok((last || answer.until_close, upstream_done))
+}
+
+/// Sends the head of `head`'s request to the upstream (flushed if the client waits for
+/// `100 Continue`, else buffered until the body's first bytes or its end).
+async fn send_head(up: &mut Upstream, head: &RequestHead) -> Result<(), Failure> {
     let req = head.request();
     let length = match req.framing() {
         Framing::Length(n) => BodyLength::Fixed(n),
@@ -312,44 +405,127 @@ async fn exchange(
         headers: &fields,
         length,
     };
-    // The head goes out with the body's first bytes, unless the client waits for 100 Continue.
     if head.expects_continue() {
         up.send(call).await.map_err(Failure::Upstream)?;
         up.get_mut().wait_for_head();
     } else {
         up.feed(call).await.map_err(Failure::Upstream)?;
     }
-    // The client waits for `100 Continue` before its body: so does the proxy, forwarding the
-    // upstream's answer. A final answer instead means the body is not wanted.
-    if head.expects_continue() {
-        relay_until_final_or_continue(down, up, answer).await?;
-        if answer.started {
-            // Nobody reads the body the client may still send: finish the answer and close.
-            relay_answer(down, up, answer).await?;
-            return Ok((true, true));
+    Ok(())
+}
+
+/// How many requests the proxy sends ahead of the answer it waits for.
+const MAX_AHEAD: usize = 16;
+
+/// The requests read ahead from the client while an answer is awaited.
+#[derive(Default)]
+struct Lookahead {
+    /// Sent to the upstream, awaiting their answers in order.
+    sent: VecDeque<Ahead>,
+    /// The request read after them that could not be sent ahead, or the error that ended the
+    /// reading: the next to handle once their answers are relayed.
+    next: Option<Result<RequestHead, CodecError>>,
+}
+
+/// A request read ahead from the client and its end: a safe method, no body.
+struct Ahead {
+    head: RequestHead,
+    /// The client connection ends after its answer.
+    last: bool,
+}
+
+/// Sends to the upstream the requests the client pipelined that are complete in the read
+/// buffer, as long as each is bodiless, of a safe method (sent again should the upstream close
+/// before answering it) and needs nothing the proxy refuses. The first other one (or the
+/// error that stopped the decoding) is kept in `ahead.next`, to be taken in its turn.
+async fn send_ahead(
+    down: &mut Downstream,
+    up: &mut Upstream,
+    ahead: &mut Lookahead,
+) -> Result<(), Failure> {
+    while ahead.sent.len() < MAX_AHEAD && ahead.next.is_none() {
+        match read_buffered_request(down) {
+            Buffered::Nothing => return Ok(()),
+            Buffered::Other(next) => ahead.next = Some(next),
+            Buffered::Simple(request) => {
+                send_head(up, &request.head).await?;
+                up.feed(BodyPart::End).await.map_err(Failure::Upstream)?;
+                let last = request.last;
+                ahead.sent.push_back(request);
+                if last {
+                    return Ok(());
+                }
+            }
         }
     }
-    // The request's body, frame by frame.
-    let last = loop {
-        let Some(frame) = down.next().await.transpose()? else {
-            return Err(Failure::Client(CodecError::Incomplete));
-        };
-        let sent = match frame {
-            RequestFrame::Body(data) => up.feed(BodyPart::Data(&data)).await,
-            RequestFrame::Trailers(section) => {
-                up.feed(BodyPart::Trailers(&trailer_fields(&section))).await
-            }
-            RequestFrame::End { last } => {
-                up.send(BodyPart::End).await.map_err(Failure::Upstream)?;
-                break last;
-            }
-            RequestFrame::Head(_) => unreachable!("the codec ends a request before the next"),
-        };
-        sent.map_err(Failure::Upstream)?;
+    Ok(())
+}
+
+/// What the client's read buffer holds next.
+enum Buffered {
+    /// No complete head.
+    Nothing,
+    /// A request that may be sent ahead, whole.
+    Simple(Ahead),
+    /// A request that may not (its body, if any, is still to read), or an error.
+    Other(Result<RequestHead, CodecError>),
+}
+
+/// Decodes the next request in the client's read buffer, without reading the socket.
+fn read_buffered_request(down: &mut Downstream) -> Buffered {
+    if down.read_buffer().is_empty() {
+        return Buffered::Nothing;
+    }
+    // The codec decodes from the buffer the `Framed` would give it; the buffer goes back.
+    let mut buffer = std::mem::take(down.read_buffer_mut());
+    let buffered = decode_buffered(down.codec_mut(), &mut buffer);
+    *down.read_buffer_mut() = buffer;
+    buffered
+}
+
+fn decode_buffered(codec: &mut ServerCodec, buffer: &mut bytes::BytesMut) -> Buffered {
+    let head = match codec.decode(buffer) {
+        Ok(Some(RequestFrame::Head(head))) => head,
+        Ok(None) => return Buffered::Nothing,
+        Ok(Some(_)) => unreachable!("the codec gives a head first"),
+        Err(e) => return Buffered::Other(Err(e)),
+    };
+    let req = head.request();
+    let simple = matches!(head.bytes_of(req.method()), b"GET" | b"HEAD" | b"OPTIONS")
+        && matches!(req.framing(), Framing::NoBody | Framing::Length(0))
+        && !head.expects_continue()
+        && req.value(KnownHeader::Upgrade).is_none()
+        && !connection_names(req, head.bytes(), b"host");
+    if !simple {
+        return Buffered::Other(Ok(head));
+    }
+    // A bodiless request ends with its head.
+    match codec.decode(buffer) {
+        Ok(Some(RequestFrame::End { last })) => Buffered::Simple(Ahead { head, last }),
+        _ => unreachable!("a request without a body ends with its head"),
+    }
+}
+
+/// Relays the answer to a request sent ahead. Returns whether the client connection ends
+/// after it, and whether the upstream connection does.
+async fn relay_ahead(
+    down: &mut Downstream,
+    up: &mut Upstream,
+    ahead: &Ahead,
+) -> Result<(bool, bool), Failure> {
+    let req = ahead.head.request();
+    let mut answer = Answered {
+        head_only: ahead.head.bytes_of(req.method()) == b"HEAD",
+        http10: req.version() == Version::Http10,
+        started: false,
+        until_close: false,
     };
     up.get_mut().wait_for_head();
-    let upstream_done = relay_answer(down, up, answer).await?;
-    Ok((last || answer.until_close, upstream_done))
+    match relay_answer(down, up, &mut answer).await {
+        Ok(upstream_done) => Ok((ahead.last || answer.until_close, upstream_done)),
+        Err(Failure::Upstream(e)) => Err(upstream_failure(e, answer.started)),
+        Err(e) => Err(e),
+    }
 }
 
 /// The answer to the current request: what the client asked, and how far it is relayed.

@@ -283,3 +283,79 @@ fn slow_and_idle_clients_are_closed_at_the_head_deadline() {
         }
     });
 }
+
+/// An upstream whose first connection answers nothing until it holds three requests, then
+/// answers them in order (with `close_first`: answers the first with `Connection: close` and
+/// closes); later connections answer each request as it comes. Each body is the target.
+async fn batching_upstream(close_first: bool) -> SocketAddr {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut first = true;
+        loop {
+            let (mut stream, _) = listener.accept().await.unwrap();
+            let wait_for = if first { 3 } else { 1 };
+            first = false;
+            tokio::spawn(async move {
+                let mut input = Vec::new();
+                let mut piece = [0u8; 1024];
+                loop {
+                    let heads: Vec<String> = String::from_utf8_lossy(&input)
+                        .split_terminator("\r\n\r\n")
+                        .filter(|h| h.contains("HTTP/1.1"))
+                        .map(|h| h.split(' ').nth(1).unwrap_or("").to_string())
+                        .collect();
+                    let complete = input.ends_with(b"\r\n\r\n");
+                    if complete && heads.len() >= wait_for {
+                        input.clear();
+                        for (i, target) in heads.iter().enumerate() {
+                            let close = close_first && wait_for == 3 && i == 0;
+                            let field = if close { "Connection: close\r\n" } else { "" };
+                            let answer = format!(
+                                "HTTP/1.1 200 OK\r\n{field}Content-Length: {}\r\n\r\n{target}",
+                                target.len()
+                            );
+                            let _ = stream.write_all(answer.as_bytes()).await;
+                            if close {
+                                return;
+                            }
+                        }
+                    }
+                    match stream.read(&mut piece).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => input.extend_from_slice(&piece[..n]),
+                    }
+                }
+            });
+        }
+    });
+    addr
+}
+
+const THREE_GETS: &[u8] = b"GET /a HTTP/1.1\r\nHost: a\r\n\r\nGET /b HTTP/1.1\r\nHost: a\r\n\r\n\
+    GET /c HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n";
+
+/// Pipelined GETs reach the upstream without waiting for each answer: an upstream that
+/// answers only once it holds all three gets them, and the client its three answers in order.
+#[test]
+fn pipelined_gets_are_forwarded_without_waiting() {
+    run(|| async {
+        let addr = proxied_with(batching_upstream(false).await, Duration::from_secs(2)).await;
+        let text = raw(addr, THREE_GETS).await;
+        let bodies: Vec<&str> = text.split("\r\n\r\n").skip(1).map(|b| &b[..2]).collect();
+        assert_eq!(bodies, ["/a", "/b", "/c"], "{text}");
+    });
+}
+
+/// An upstream that closes after answering the first of three pipelined GETs: the other two
+/// go again on a new connection, and the client gets all three answers in order.
+#[test]
+fn requests_sent_ahead_go_again_when_the_upstream_closes() {
+    run(|| async {
+        let addr = proxied_with(batching_upstream(true).await, Duration::from_secs(2)).await;
+        let text = raw(addr, THREE_GETS).await;
+        let bodies: Vec<&str> = text.split("\r\n\r\n").skip(1).map(|b| &b[..2]).collect();
+        assert_eq!(bodies, ["/a", "/b", "/c"], "{text}");
+    });
+}
