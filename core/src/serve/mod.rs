@@ -48,9 +48,10 @@
 //! connection closed; after an error's answer, what the client still sends read and dropped
 //! for at most 30 s and 256 KiB, so that the answer is not lost to a reset. A transfer that
 //! keeps moving is never cut. [`serve_connection_with_shutdown`] stops a connection gracefully.
-//! Upgrades and tunnels are not served: the connection closes after a 101 response or a 2xx
-//! answer to CONNECT. Trailers reach the
-//! client only with a chunked body; with a Content-Length they are dropped.
+//! After a 101 response or a 2xx answer to CONNECT, [`serve_connection_with_upgrades`] hands
+//! the connection and the bytes read past the request to the caller (WebSocket, tunnels); the
+//! other entry points close it. Trailers reach the client only with a chunked body; with a
+//! Content-Length they are dropped.
 
 mod body;
 mod options;
@@ -73,7 +74,7 @@ use tower_service::Service;
 pub use body::{BodyError, RequestBody};
 pub use options::Options;
 
-use crate::codec::{CodecError, Deadlines, Expired, RequestFrame, ServerCodec};
+use crate::codec::{CodecError, Deadlines, Expired, RequestFrame, RequestHead, ServerCodec};
 use crate::framing::{self, Framing};
 use crate::from_http::FromHttpError;
 use crate::known::KnownHeader;
@@ -266,10 +267,102 @@ where
 /// ```
 pub async fn serve_connection_with_shutdown<IO, S, B, F>(
     io: IO,
-    mut service: S,
+    service: S,
     options: Options,
     shutdown: F,
 ) -> Result<(), ServeError>
+where
+    IO: AsyncRead + AsyncWrite + Unpin,
+    S: Service<http::Request<RequestBody>, Response = http::Response<B>>,
+    S::Error: Into<BoxError>,
+    B: Body,
+    B::Error: Into<BoxError>,
+    F: Future<Output = ()>,
+{
+    let served = serve_connection_with_upgrades(io, service, options, shutdown).await?;
+    if let Some(mut upgraded) = served {
+        // Not taken over: the other protocol is not served, and the connection closes.
+        let close = poll_fn(|cx| core::pin::Pin::new(&mut upgraded.io).poll_shutdown(cx));
+        let _ = close.await;
+    }
+    Ok(())
+}
+
+/// A connection handed over after a response that switches protocols: a `101 Switching
+/// Protocols` (WebSocket, `h2c`) or a 2xx answer to CONNECT (a tunnel). Its response head is
+/// written and flushed; [`read_buf`](Self::read_buf) holds the bytes the client sent after the
+/// request that were read already, which come before anything read from [`io`](Self::io).
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Upgraded<IO> {
+    /// The connection, without the [`Options`]' deadlines (the new protocol sets its own).
+    pub io: IO,
+    /// Bytes of the new protocol read with the request: read them first.
+    pub read_buf: bytes::Bytes,
+    /// The request that was answered so, as received.
+    pub request: RequestHead,
+    /// The response head as sent, with its extensions: the service can leave there what the
+    /// code taking the connection over needs (a handler, a tunnel's target).
+    pub response: http::response::Parts,
+}
+
+/// [`serve_connection_with_shutdown`], handing the connection back after a response that
+/// switches protocols, with the bytes read past the request (hyper's `upgrade::on` and
+/// `into_parts`): `Ok(Some(upgraded))` then, `Ok(None)` when the connection closed cleanly.
+/// The request is read to its end first (its body discarded within
+/// [`Options::max_discard_bytes`]); a switch with the body not read so is closed instead.
+///
+/// ```
+/// use axum::{http::StatusCode, routing::get, Router};
+/// use httpspan::serve::{serve_connection_with_upgrades, Options};
+/// use tokio::io::{AsyncReadExt, AsyncWriteExt};
+///
+/// # let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+/// # runtime.block_on(async {
+/// let app = Router::new().route(
+///     "/echo",
+///     get(|| async { (StatusCode::SWITCHING_PROTOCOLS, [("upgrade", "echo"), ("connection", "upgrade")]) }),
+/// );
+/// let (mut client, server) = tokio::io::duplex(4096);
+/// let served = tokio::spawn(async move {
+///     let pending = std::future::pending();
+///     let Some(mut upgraded) = serve_connection_with_upgrades(server, app, Options::default(), pending)
+///         .await
+///         .expect("served")
+///     else {
+///         return Ok(()); // the connection closed without a switch
+///     };
+///     // The echo protocol: what was read with the request first, then the rest.
+///     upgraded.io.write_all(&upgraded.read_buf).await?;
+///     let mut piece = [0u8; 64];
+///     loop {
+///         let n = upgraded.io.read(&mut piece).await?;
+///         if n == 0 {
+///             return Ok::<(), std::io::Error>(());
+///         }
+///         upgraded.io.write_all(&piece[..n]).await?;
+///     }
+/// });
+/// client
+///     .write_all(b"GET /echo HTTP/1.1\r\nHost: a\r\nUpgrade: echo\r\nConnection: upgrade\r\n\r\nearly ")
+///     .await?;
+/// client.write_all(b"later").await?;
+/// client.shutdown().await?;
+/// let mut answer = Vec::new();
+/// client.read_to_end(&mut answer).await?;
+/// assert!(answer.starts_with(b"HTTP/1.1 101 Switching Protocols\r\n"));
+/// assert!(answer.ends_with(b"\r\n\r\nearly later"));
+/// # served.await.unwrap()?;
+/// # Ok::<(), std::io::Error>(())
+/// # })?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub async fn serve_connection_with_upgrades<IO, S, B, F>(
+    io: IO,
+    mut service: S,
+    options: Options,
+    shutdown: F,
+) -> Result<Option<Upgraded<IO>>, ServeError>
 where
     IO: AsyncRead + AsyncWrite + Unpin,
     S: Service<http::Request<RequestBody>, Response = http::Response<B>>,
@@ -292,12 +385,21 @@ where
         expect_continue: false,
         close: false,
         responded: false,
+        switched: None,
     };
     let mut stop = Stop {
         signal: pin!(shutdown),
         asked: false,
     };
     let result = serve(&mut conn, &mut service, &mut stop).await;
+    if let (Ok(()), Some((request, response))) = (&result, conn.switched.take()) {
+        return Ok(Some(Upgraded {
+            io: conn.io.into_inner(),
+            read_buf: conn.input.freeze(),
+            request,
+            response,
+        }));
+    }
     if let Err(e) = &result {
         // Once a response head is out, an answer can no longer be sent: the close says it.
         if let Some(status) = e.status().filter(|_| !conn.responded) {
@@ -315,7 +417,7 @@ where
     if lingers && !conn.eof {
         conn.linger().await;
     }
-    result
+    result.map(|()| None)
 }
 
 /// The graceful shutdown signal of [`serve_connection_with_shutdown`], polled until it
@@ -457,6 +559,14 @@ where
             conn.body = None;
             poll_fn(|cx| conn.poll_pump(cx)).await?;
         }
+        if encoder.switches_protocols() {
+            // Once the request is read to its end, what follows is the new protocol's; a body
+            // left unread past the discard bound, or not sent, leaves no clean place to switch.
+            if conn.body_done && !conn.abandoned {
+                conn.switched = Some((head, parts));
+            }
+            return Ok(());
+        }
     }
     Ok(())
 }
@@ -485,6 +595,8 @@ struct Conn<IO> {
     close: bool,
     /// The current request's response head is written.
     responded: bool,
+    /// The request and the response head after which the connection switched protocols.
+    switched: Option<(RequestHead, http::response::Parts)>,
 }
 
 impl<IO: AsyncRead + AsyncWrite + Unpin> Conn<IO> {
