@@ -29,7 +29,16 @@
 //!     runtime.block_on(async {
 //!         let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
 //!         loop {
-//!             let (socket, _) = listener.accept().await?;
+//!             let socket = match listener.accept().await {
+//!                 Ok((socket, _)) => socket,
+//!                 // Out of descriptors (EMFILE, ENFILE), say: retrying at once would spin,
+//!                 // so wait for connections to close first.
+//!                 Err(e) => {
+//!                     eprintln!("accept: {e}");
+//!                     tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+//!                     continue;
+//!                 }
+//!             };
 //!             let app = app.clone();
 //!             tokio::spawn(async move {
 //!                 if let Err(e) = serve_connection(socket, app, Options::default()).await {
