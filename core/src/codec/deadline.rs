@@ -94,7 +94,7 @@ impl Timer {
 /// restart with every byte, so a long transfer that keeps moving is never cut.
 ///
 /// Put it under a codec's `Framed` to give its read loop the deadlines
-/// [`serve_connection`](crate::serve::serve_connection) has: a deadline for each whole head
+/// `serve::serve_connection` (feature `tower`) has: a deadline for each whole head
 /// (which also bounds the wait for the next request on a kept-alive connection) and stall
 /// timeouts for bodies and for a client that stops reading. Needs a tokio runtime with its time
 /// driver (`enable_time` or `enable_all`). Nothing is allocated per message: each timer is
