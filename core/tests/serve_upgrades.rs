@@ -32,6 +32,15 @@ fn app() -> Router {
         .fallback(|| async { (StatusCode::OK, [("x-tunnel", "yes")]) })
 }
 
+/// Runs `test` on a current-thread runtime of its own.
+fn run<F: std::future::Future>(test: F) -> F::Output {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(test)
+}
+
 /// Serves `input` (then keeps the client's side open) and returns the server's outcome and the
 /// client's end.
 fn serve(
@@ -40,11 +49,7 @@ fn serve(
     Result<Option<Upgraded<DuplexStream>>, ServeError>,
     DuplexStream,
 ) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
+    run(async {
         let (mut client, server) = tokio::io::duplex(64 * 1024);
         client.write_all(input).await.unwrap();
         let served = serve_connection_with_upgrades(server, app(), Options::default(), pending());
@@ -57,11 +62,7 @@ fn serve(
 
 /// What the server wrote to `client` so far.
 fn written(client: &mut DuplexStream) -> String {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
+    run(async {
         let mut out = vec![0u8; 64 * 1024];
         let read = tokio::time::timeout(Duration::from_millis(200), client.read(&mut out)).await;
         let n = read.map_or(0, |n| n.unwrap());
@@ -131,4 +132,78 @@ fn without_a_switch_the_connection_ends_as_ever() {
         out.starts_with("HTTP/1.1 200 OK\r\n") && out.ends_with("hello"),
         "{out}"
     );
+}
+
+#[test]
+fn a_service_that_keeps_on_upgrade_gets_the_connection() {
+    use httpspan::serve::OnUpgrade;
+    run(async {
+        let app = Router::new().route(
+            "/ws",
+            get(|mut request: axum::extract::Request| async move {
+                let on_upgrade = request.extensions_mut().remove::<OnUpgrade>();
+                let on_upgrade = on_upgrade.expect("an upgrade request carries OnUpgrade");
+                // The echo protocol, in a task of its own.
+                tokio::spawn(async move {
+                    let mut upgraded = on_upgrade.await.expect("switched");
+                    upgraded.io.write_all(&upgraded.read_buf).await.unwrap();
+                    let mut piece = [0u8; 64];
+                    loop {
+                        let n = upgraded.io.read(&mut piece).await.unwrap();
+                        if n == 0 {
+                            break;
+                        }
+                        upgraded.io.write_all(&piece[..n]).await.unwrap();
+                    }
+                });
+                (StatusCode::SWITCHING_PROTOCOLS, [("upgrade", "echo")])
+            }),
+        );
+        let (mut client, server) = tokio::io::duplex(64 * 1024);
+        client
+            .write_all(b"GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: echo\r\nConnection: upgrade\r\n\r\nfirst ")
+            .await
+            .unwrap();
+        let served = serve_connection_with_upgrades(server, app, Options::default(), pending());
+        assert!(served.await.unwrap().is_none(), "handed to the service");
+        client.write_all(b"second").await.unwrap();
+        client.shutdown().await.unwrap();
+        let mut out = Vec::new();
+        let read = client.read_to_end(&mut out);
+        tokio::time::timeout(Duration::from_secs(10), read)
+            .await
+            .expect("echoed in time")
+            .unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.starts_with("HTTP/1.1 101 "), "{out}");
+        assert!(out.ends_with("\r\n\r\nfirst second"), "{out}");
+    });
+}
+
+#[test]
+fn on_upgrade_says_no_when_the_response_does_not_switch() {
+    use httpspan::serve::{NoUpgrade, OnUpgrade};
+    run(async {
+        let (told, outcome) = tokio::sync::oneshot::channel();
+        let told = std::sync::Arc::new(std::sync::Mutex::new(Some(told)));
+        let app = Router::new().route(
+            "/ws",
+            get(move |mut request: axum::extract::Request| async move {
+                let on_upgrade = request.extensions_mut().remove::<OnUpgrade>().unwrap();
+                let told = told.lock().unwrap().take().unwrap();
+                tokio::spawn(async move {
+                    let _ = told.send(on_upgrade.await.map(|_| ()));
+                });
+                "no switch"
+            }),
+        );
+        let (mut client, server) = tokio::io::duplex(64 * 1024);
+        client
+            .write_all(b"GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: echo\r\nConnection: upgrade, close\r\n\r\n")
+            .await
+            .unwrap();
+        let served = serve_connection_with_upgrades(server, app, Options::default(), pending());
+        assert!(served.await.unwrap().is_none());
+        assert_eq!(outcome.await.unwrap(), Err(NoUpgrade));
+    });
 }

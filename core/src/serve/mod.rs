@@ -65,6 +65,7 @@
 mod body;
 mod options;
 mod respond;
+mod upgrade;
 
 use core::fmt;
 use core::future::{poll_fn, Future};
@@ -82,6 +83,7 @@ use tower_service::Service;
 
 pub use body::{BodyError, RequestBody};
 pub use options::Options;
+pub use upgrade::{NoUpgrade, OnUpgrade, UpgradedIo};
 
 use crate::codec::{CodecError, Deadlines, Expired, RequestFrame, RequestHead, ServerCodec};
 use crate::framing::{self, Framing};
@@ -288,8 +290,8 @@ where
     B::Error: Into<BoxError>,
     F: Future<Output = ()>,
 {
-    let served = serve_connection_with_upgrades(io, service, options, shutdown).await?;
-    if let Some(mut upgraded) = served {
+    let served = serve_offering(io, service, options, shutdown, false).await?;
+    if let Some((mut upgraded, _)) = served {
         // Not taken over: the other protocol is not served, and the connection closes.
         let close = poll_fn(|cx| core::pin::Pin::new(&mut upgraded.io).poll_shutdown(cx));
         let _ = close.await;
@@ -315,10 +317,13 @@ pub struct Upgraded<IO> {
     pub response: http::response::Parts,
 }
 
-/// [`serve_connection_with_shutdown`], handing the connection back after a response that
+/// [`serve_connection_with_shutdown`], handing the connection over after a response that
 /// switches protocols, with the bytes read past the request (hyper's `upgrade::on` and
-/// `into_parts`): `Ok(Some(upgraded))` then, `Ok(None)` when the connection closed cleanly.
-/// The request is read to its end first (its body discarded within
+/// `into_parts`). A request that may be answered so (an `Upgrade` field, or CONNECT) carries an
+/// [`OnUpgrade`] in its extensions: a service that takes it out and keeps it gets the
+/// connection through it, boxed, and this returns `Ok(None)`; otherwise it comes back to the
+/// caller as `Ok(Some(upgraded))`, with its own type. `Ok(None)` also when the connection
+/// closed cleanly. The request is read to its end first (its body discarded within
 /// [`Options::max_discard_bytes`]); a switch with the body not read so is closed instead.
 ///
 /// ```
@@ -368,10 +373,41 @@ pub struct Upgraded<IO> {
 /// ```
 pub async fn serve_connection_with_upgrades<IO, S, B, F>(
     io: IO,
-    mut service: S,
+    service: S,
     options: Options,
     shutdown: F,
 ) -> Result<Option<Upgraded<IO>>, ServeError>
+where
+    IO: AsyncRead + AsyncWrite + Send + Unpin + 'static,
+    S: Service<http::Request<RequestBody>, Response = http::Response<B>>,
+    S::Error: Into<BoxError>,
+    B: Body,
+    B::Error: Into<BoxError>,
+    F: Future<Output = ()>,
+{
+    match serve_offering(io, service, options, shutdown, true).await? {
+        Some((upgraded, Some(pending))) if pending.is_awaited() => {
+            pending.fulfil(Upgraded {
+                io: Box::new(upgraded.io),
+                read_buf: upgraded.read_buf,
+                request: upgraded.request,
+                response: upgraded.response,
+            });
+            Ok(None)
+        }
+        served => Ok(served.map(|(upgraded, _)| upgraded)),
+    }
+}
+
+/// The connection served; after a switch, the connection and, when `offer_upgrades` put an
+/// [`OnUpgrade`] in the request, its other half.
+async fn serve_offering<IO, S, B, F>(
+    io: IO,
+    mut service: S,
+    options: Options,
+    shutdown: F,
+    offer_upgrades: bool,
+) -> Result<Option<(Upgraded<IO>, Option<upgrade::Pending>)>, ServeError>
 where
     IO: AsyncRead + AsyncWrite + Unpin,
     S: Service<http::Request<RequestBody>, Response = http::Response<B>>,
@@ -394,6 +430,8 @@ where
         expect_continue: false,
         close: false,
         responded: false,
+        offer_upgrades,
+        upgrade: None,
         switched: None,
     };
     let mut stop = Stop {
@@ -401,13 +439,14 @@ where
         asked: false,
     };
     let result = serve(&mut conn, &mut service, &mut stop).await;
-    if let (Ok(()), Some((request, response))) = (&result, conn.switched.take()) {
-        return Ok(Some(Upgraded {
+    if let (Ok(()), Some((request, response, pending))) = (&result, conn.switched.take()) {
+        let upgraded = Upgraded {
             io: conn.io.into_inner(),
             read_buf: conn.input.freeze(),
             request,
             response,
-        }));
+        };
+        return Ok(Some((upgraded, pending)));
     }
     if let Err(e) = &result {
         // Once a response head is out, an answer can no longer be sent: the close says it.
@@ -481,11 +520,20 @@ where
         };
         let req = head.request();
         let bytes = head.bytes();
-        let parts = match conn.options.keep_names {
+        let mut parts = match conn.options.keep_names {
             true => to_http::request_parts_keeping_names(req, bytes),
             false => to_http::request_parts(req, bytes),
         }
         .map_err(ServeError::Convert)?;
+        // Only a request that can be answered with a switch carries the hand-over.
+        conn.upgrade = None;
+        let may_switch = parts.method == http::Method::CONNECT
+            || parts.headers.contains_key(http::header::UPGRADE);
+        if conn.offer_upgrades && may_switch {
+            let (on_upgrade, pending) = upgrade::pair();
+            parts.extensions.insert(on_upgrade);
+            conn.upgrade = Some(pending);
+        }
         let answering = Answering {
             method: framing::Answering::of(parts.method.as_str().as_bytes()),
             http11: req.version() == Version::Http11,
@@ -572,10 +620,12 @@ where
             // Once the request is read to its end, what follows is the new protocol's; a body
             // left unread past the discard bound, or not sent, leaves no clean place to switch.
             if conn.body_done && !conn.abandoned {
-                conn.switched = Some((head, parts));
+                conn.switched = Some((head, parts, conn.upgrade.take()));
             }
             return Ok(());
         }
+        // No switch: a service awaiting the hand-over learns it now.
+        conn.upgrade = None;
     }
     Ok(())
 }
@@ -604,8 +654,13 @@ struct Conn<IO> {
     close: bool,
     /// The current request's response head is written.
     responded: bool,
-    /// The request and the response head after which the connection switched protocols.
-    switched: Option<(RequestHead, http::response::Parts)>,
+    /// Whether a request that may be answered with a switch gets an [`OnUpgrade`].
+    offer_upgrades: bool,
+    /// The connection's half of the current request's [`OnUpgrade`].
+    upgrade: Option<upgrade::Pending>,
+    /// The request and the response head after which the connection switched protocols, and
+    /// the request's [`OnUpgrade`] half.
+    switched: Option<(RequestHead, http::response::Parts, Option<upgrade::Pending>)>,
 }
 
 impl<IO: AsyncRead + AsyncWrite + Unpin> Conn<IO> {
