@@ -470,3 +470,71 @@ fn max_field_lines_in_the_limits_bounds_a_served_head() {
         assert!(served.await.unwrap().is_err());
     });
 }
+
+/// Over real sockets on 127.0.0.1, with deadlines shortened through the options: a
+/// slowloris head answered 408, and a client that stays silent after an error's answer let go
+/// at the linger timeout; each connection's end is seen by the client as the server's close.
+#[test]
+fn short_deadlines_hold_over_tcp() {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let addr = listener.local_addr().unwrap();
+    let short = Duration::from_millis(300);
+    let options = Options::default()
+        .head_timeout(Some(short))
+        .linger_timeout(short);
+    let (done, results) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            let mut ends = Vec::new();
+            for _ in 0..2 {
+                let (socket, _) = listener.accept().await.unwrap();
+                ends.push(tokio::spawn(serve_connection(
+                    socket,
+                    app(Arc::default()),
+                    options,
+                )));
+            }
+            for end in ends {
+                done.send(end.await.unwrap()).unwrap();
+            }
+        })
+    });
+    let exchange = |input: &[u8]| {
+        let mut stream = std::net::TcpStream::connect(addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        stream.write_all(input).unwrap();
+        let started = std::time::Instant::now();
+        let mut wire = Vec::new();
+        stream
+            .read_to_end(&mut wire)
+            .expect("closed by the server in time");
+        (
+            String::from_utf8_lossy(&wire).into_owned(),
+            started.elapsed(),
+            stream,
+        )
+    };
+    let (slow, slow_took, _open) = exchange(b"GET / HTTP/1.1\r\nHost: a\r\nX-Slow: ");
+    assert!(slow.starts_with("HTTP/1.1 408 "), "{slow}");
+    assert!(slow_took < Duration::from_secs(5), "{slow_took:?}");
+    let (refused, _, mut open) = exchange(b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n");
+    assert!(refused.starts_with("HTTP/1.1 400 "), "{refused}");
+    // The server lingers, then lets the silent client go: both connections end.
+    let ended = || {
+        results
+            .recv_timeout(Duration::from_secs(10))
+            .expect("ended in time")
+    };
+    assert!(matches!(ended(), Err(ServeError::Timeout(Timeout::Head))));
+    assert!(matches!(ended(), Err(ServeError::Request(_))));
+    let _ = open.write_all(b"late");
+}

@@ -65,6 +65,18 @@ impl Timer {
         self.armed = true;
     }
 
+    /// Arms the timer for `at` unless it is armed for it already.
+    fn arm_for(&mut self, at: Instant) {
+        let armed_for = self
+            .sleep
+            .as_ref()
+            .filter(|_| self.armed)
+            .map(|s| s.deadline());
+        if armed_for != Some(at) {
+            self.arm(at);
+        }
+    }
+
     /// Whether the armed time has passed; if not, the task is woken when it does.
     fn poll_expired(&mut self, cx: &mut Context<'_>) -> bool {
         match (&mut self.sleep, self.armed) {
@@ -82,7 +94,7 @@ impl Timer {
 /// restart with every byte, so a long transfer that keeps moving is never cut.
 ///
 /// Put it under a codec's `Framed` to give its read loop the deadlines
-/// [`serve_connection`](crate::serve::serve_connection) has: a deadline for each whole head
+/// `serve::serve_connection` (feature `tower`) has: a deadline for each whole head
 /// (which also bounds the wait for the next request on a kept-alive connection) and stall
 /// timeouts for bodies and for a client that stops reading. Needs a tokio runtime with its time
 /// driver (`enable_time` or `enable_all`). Nothing is allocated per message: each timer is
@@ -136,6 +148,9 @@ impl Timer {
 /// ```
 pub struct Deadlines<IO> {
     io: IO,
+    /// The read deadline; its timer is armed only once a read waits, so that a read the
+    /// buffer or the socket answers at once costs no timer operation.
+    read_by: Option<Instant>,
     read_stall: Option<Duration>,
     write_stall: Option<Duration>,
     read_deadline: Timer,
@@ -148,7 +163,7 @@ impl<IO> fmt::Debug for Deadlines<IO> {
         f.debug_struct("Deadlines")
             .field("read_stall", &self.read_stall)
             .field("write_stall", &self.write_stall)
-            .field("read_deadline", &self.read_deadline.armed)
+            .field("read_deadline", &self.read_by)
             .finish_non_exhaustive()
     }
 }
@@ -159,6 +174,7 @@ impl<IO> Deadlines<IO> {
     pub fn new(io: IO, read_stall: Option<Duration>, write_stall: Option<Duration>) -> Self {
         Deadlines {
             io,
+            read_by: None,
             read_stall,
             write_stall,
             read_deadline: Timer::default(),
@@ -171,10 +187,7 @@ impl<IO> Deadlines<IO> {
     /// much arrived before it; `None` removes it. A deadline that has passed fails the next read
     /// that waits.
     pub fn set_read_deadline(&mut self, at: Option<Instant>) {
-        match at {
-            Some(at) => self.read_deadline.arm(at),
-            None => self.read_deadline.armed = false,
-        }
+        self.read_by = at;
     }
 
     /// Sets the read stall timeout, from the next wait on.
@@ -231,8 +244,11 @@ impl<IO: AsyncRead + Unpin> AsyncRead for Deadlines<IO> {
     ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         let poll = Pin::new(&mut this.io).poll_read(cx, buf);
-        if poll.is_pending() && this.read_deadline.poll_expired(cx) {
-            return Poll::Ready(Err(Expired::ReadDeadline.into_io()));
+        if let (Poll::Pending, Some(at)) = (&poll, this.read_by) {
+            this.read_deadline.arm_for(at);
+            if this.read_deadline.poll_expired(cx) {
+                return Poll::Ready(Err(Expired::ReadDeadline.into_io()));
+            }
         }
         let (timer, limit) = (&mut this.read_stalled, this.read_stall);
         stall(timer, limit, poll, cx, Expired::ReadStalled)

@@ -19,7 +19,10 @@
 //! whole. A head or trailer section stays in the read buffer until it is complete, bounded by
 //! [`Limits::max_head_bytes`](crate::Limits::max_head_bytes) and
 //! [`Limits::max_trailer_bytes`](crate::Limits::max_trailer_bytes); bodies are bounded by
-//! [`Limits::max_body_bytes`](crate::Limits::max_body_bytes).
+//! [`Limits::max_body_bytes`](crate::Limits::max_body_bytes). Time is bounded by
+//! [`Deadlines`] under the `Framed`: a deadline for each whole head, which also closes an idle
+//! kept-alive connection, and stall timeouts for a peer that stops sending or reading, as in
+//! the server below.
 //!
 //! Writing takes a whole message ([`Reply`], [`Call`]) or streams one: a head ([`ReplyHead`],
 //! [`CallHead`]) that declares a [`BodyLength`], then [`BodyPart`]s: data written as chunks or
@@ -75,17 +78,26 @@
 //!
 //! ```
 //! use futures_util::{SinkExt, StreamExt};
-//! use httpspan::codec::{Call, ClientCodec, CodecError, Reply, RequestFrame, ResponseFrame, ServerCodec};
+//! use std::time::Duration;
+//! use httpspan::codec::{Call, ClientCodec, CodecError, Deadlines, Reply, RequestFrame, ResponseFrame, ServerCodec};
 //! use httpspan::Limits;
 //! use tokio::net::{TcpListener, TcpStream};
+//! use tokio::time::Instant;
 //! use tokio_util::codec::Framed;
 //!
 //! async fn serve(stream: TcpStream) -> Result<(), CodecError> {
-//!     let mut conn = Framed::new(stream, ServerCodec::new(Limits::DEFAULT));
+//!     // A stalled read or write fails after 60 s; each whole head is due within 30 s.
+//!     let stall = Some(Duration::from_secs(60));
+//!     let head_due = || Some(Instant::now() + Duration::from_secs(30));
+//!     let mut conn = Framed::new(Deadlines::new(stream, stall, stall), ServerCodec::new(Limits::DEFAULT));
+//!     conn.get_mut().set_read_deadline(head_due());
 //!     let mut target = Vec::new();
 //!     while let Some(frame) = conn.next().await {
 //!         match frame? {
-//!             RequestFrame::Head(head) => target = head.bytes_of(head.request().target()).to_vec(),
+//!             RequestFrame::Head(head) => {
+//!                 conn.get_mut().set_read_deadline(None);
+//!                 target = head.bytes_of(head.request().target()).to_vec();
+//!             }
 //!             RequestFrame::Body(_) | RequestFrame::Trailers(_) => {} // not read here
 //!             RequestFrame::End { last } => {
 //!                 let headers: &[(&[u8], &[u8])] = &[(b"Content-Type", b"text/plain")];
@@ -93,6 +105,7 @@
 //!                 if last {
 //!                     break; // the request asked to close the connection
 //!                 }
+//!                 conn.get_mut().set_read_deadline(head_due());
 //!             }
 //!         }
 //!     }

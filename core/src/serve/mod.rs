@@ -29,7 +29,16 @@
 //!     runtime.block_on(async {
 //!         let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
 //!         loop {
-//!             let (socket, _) = listener.accept().await?;
+//!             let socket = match listener.accept().await {
+//!                 Ok((socket, _)) => socket,
+//!                 // Out of descriptors (EMFILE, ENFILE), say: retrying at once would spin,
+//!                 // so wait for connections to close first.
+//!                 Err(e) => {
+//!                     eprintln!("accept: {e}");
+//!                     tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+//!                     continue;
+//!                 }
+//!             };
 //!             let app = app.clone();
 //!             tokio::spawn(async move {
 //!                 if let Err(e) = serve_connection(socket, app, Options::default()).await {
@@ -48,13 +57,15 @@
 //! connection closed; after an error's answer, what the client still sends read and dropped
 //! for at most 30 s and 256 KiB, so that the answer is not lost to a reset. A transfer that
 //! keeps moving is never cut. [`serve_connection_with_shutdown`] stops a connection gracefully.
-//! Upgrades and tunnels are not served: the connection closes after a 101 response or a 2xx
-//! answer to CONNECT. Trailers reach the
-//! client only with a chunked body; with a Content-Length they are dropped.
+//! After a 101 response or a 2xx answer to CONNECT, [`serve_connection_with_upgrades`] hands
+//! the connection and the bytes read past the request to the caller (WebSocket, tunnels); the
+//! other entry points close it. Trailers reach the client only with a chunked body; with a
+//! Content-Length they are dropped.
 
 mod body;
 mod options;
 mod respond;
+mod upgrade;
 
 use core::fmt;
 use core::future::{poll_fn, Future};
@@ -72,8 +83,9 @@ use tower_service::Service;
 
 pub use body::{BodyError, RequestBody};
 pub use options::Options;
+pub use upgrade::{NoUpgrade, OnUpgrade, UpgradedIo};
 
-use crate::codec::{CodecError, Deadlines, Expired, RequestFrame, ServerCodec};
+use crate::codec::{CodecError, Deadlines, Expired, RequestFrame, RequestHead, ServerCodec};
 use crate::framing::{self, Framing};
 use crate::from_http::FromHttpError;
 use crate::known::KnownHeader;
@@ -266,10 +278,136 @@ where
 /// ```
 pub async fn serve_connection_with_shutdown<IO, S, B, F>(
     io: IO,
-    mut service: S,
+    service: S,
     options: Options,
     shutdown: F,
 ) -> Result<(), ServeError>
+where
+    IO: AsyncRead + AsyncWrite + Unpin,
+    S: Service<http::Request<RequestBody>, Response = http::Response<B>>,
+    S::Error: Into<BoxError>,
+    B: Body,
+    B::Error: Into<BoxError>,
+    F: Future<Output = ()>,
+{
+    let served = serve_offering(io, service, options, shutdown, false).await?;
+    if let Some((mut upgraded, _)) = served {
+        // Not taken over: the other protocol is not served, and the connection closes.
+        let close = poll_fn(|cx| core::pin::Pin::new(&mut upgraded.io).poll_shutdown(cx));
+        let _ = close.await;
+    }
+    Ok(())
+}
+
+/// A connection handed over after a response that switches protocols: a `101 Switching
+/// Protocols` (WebSocket, `h2c`) or a 2xx answer to CONNECT (a tunnel). Its response head is
+/// written and flushed; [`read_buf`](Self::read_buf) holds the bytes the client sent after the
+/// request that were read already, which come before anything read from [`io`](Self::io).
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Upgraded<IO> {
+    /// The connection, without the [`Options`]' deadlines (the new protocol sets its own).
+    pub io: IO,
+    /// Bytes of the new protocol read with the request: read them first.
+    pub read_buf: bytes::Bytes,
+    /// The request that was answered so, as received.
+    pub request: RequestHead,
+    /// The response head as sent, with its extensions: the service can leave there what the
+    /// code taking the connection over needs (a handler, a tunnel's target).
+    pub response: http::response::Parts,
+}
+
+/// [`serve_connection_with_shutdown`], handing the connection over after a response that
+/// switches protocols, with the bytes read past the request (hyper's `upgrade::on` and
+/// `into_parts`). A request that may be answered so (an `Upgrade` field, or CONNECT) carries an
+/// [`OnUpgrade`] in its extensions: a service that takes it out and keeps it gets the
+/// connection through it, boxed, and this returns `Ok(None)`; otherwise it comes back to the
+/// caller as `Ok(Some(upgraded))`, with its own type. `Ok(None)` also when the connection
+/// closed cleanly. The request is read to its end first (its body discarded within
+/// [`Options::max_discard_bytes`]); a switch with the body not read so is closed instead.
+///
+/// ```
+/// use axum::{http::StatusCode, routing::get, Router};
+/// use httpspan::serve::{serve_connection_with_upgrades, Options};
+/// use tokio::io::{AsyncReadExt, AsyncWriteExt};
+///
+/// # let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+/// # runtime.block_on(async {
+/// let app = Router::new().route(
+///     "/echo",
+///     get(|| async { (StatusCode::SWITCHING_PROTOCOLS, [("upgrade", "echo"), ("connection", "upgrade")]) }),
+/// );
+/// let (mut client, server) = tokio::io::duplex(4096);
+/// let served = tokio::spawn(async move {
+///     let pending = std::future::pending();
+///     let Some(mut upgraded) = serve_connection_with_upgrades(server, app, Options::default(), pending)
+///         .await
+///         .expect("served")
+///     else {
+///         return Ok(()); // the connection closed without a switch
+///     };
+///     // The echo protocol: what was read with the request first, then the rest.
+///     upgraded.io.write_all(&upgraded.read_buf).await?;
+///     let mut piece = [0u8; 64];
+///     loop {
+///         let n = upgraded.io.read(&mut piece).await?;
+///         if n == 0 {
+///             return Ok::<(), std::io::Error>(());
+///         }
+///         upgraded.io.write_all(&piece[..n]).await?;
+///     }
+/// });
+/// client
+///     .write_all(b"GET /echo HTTP/1.1\r\nHost: a\r\nUpgrade: echo\r\nConnection: upgrade\r\n\r\nearly ")
+///     .await?;
+/// client.write_all(b"later").await?;
+/// client.shutdown().await?;
+/// let mut answer = Vec::new();
+/// client.read_to_end(&mut answer).await?;
+/// assert!(answer.starts_with(b"HTTP/1.1 101 Switching Protocols\r\n"));
+/// assert!(answer.ends_with(b"\r\n\r\nearly later"));
+/// # served.await.unwrap()?;
+/// # Ok::<(), std::io::Error>(())
+/// # })?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub async fn serve_connection_with_upgrades<IO, S, B, F>(
+    io: IO,
+    service: S,
+    options: Options,
+    shutdown: F,
+) -> Result<Option<Upgraded<IO>>, ServeError>
+where
+    IO: AsyncRead + AsyncWrite + Send + Unpin + 'static,
+    S: Service<http::Request<RequestBody>, Response = http::Response<B>>,
+    S::Error: Into<BoxError>,
+    B: Body,
+    B::Error: Into<BoxError>,
+    F: Future<Output = ()>,
+{
+    match serve_offering(io, service, options, shutdown, true).await? {
+        Some((upgraded, Some(pending))) if pending.is_awaited() => {
+            pending.fulfil(Upgraded {
+                io: Box::new(upgraded.io),
+                read_buf: upgraded.read_buf,
+                request: upgraded.request,
+                response: upgraded.response,
+            });
+            Ok(None)
+        }
+        served => Ok(served.map(|(upgraded, _)| upgraded)),
+    }
+}
+
+/// The connection served; after a switch, the connection and, when `offer_upgrades` put an
+/// [`OnUpgrade`] in the request, its other half.
+async fn serve_offering<IO, S, B, F>(
+    io: IO,
+    mut service: S,
+    options: Options,
+    shutdown: F,
+    offer_upgrades: bool,
+) -> Result<Option<(Upgraded<IO>, Option<upgrade::Pending>)>, ServeError>
 where
     IO: AsyncRead + AsyncWrite + Unpin,
     S: Service<http::Request<RequestBody>, Response = http::Response<B>>,
@@ -292,12 +430,24 @@ where
         expect_continue: false,
         close: false,
         responded: false,
+        offer_upgrades,
+        upgrade: None,
+        switched: None,
     };
     let mut stop = Stop {
         signal: pin!(shutdown),
         asked: false,
     };
     let result = serve(&mut conn, &mut service, &mut stop).await;
+    if let (Ok(()), Some((request, response, pending))) = (&result, conn.switched.take()) {
+        let upgraded = Upgraded {
+            io: conn.io.into_inner(),
+            read_buf: conn.input.freeze(),
+            request,
+            response,
+        };
+        return Ok(Some((upgraded, pending)));
+    }
     if let Err(e) = &result {
         // Once a response head is out, an answer can no longer be sent: the close says it.
         if let Some(status) = e.status().filter(|_| !conn.responded) {
@@ -315,7 +465,7 @@ where
     if lingers && !conn.eof {
         conn.linger().await;
     }
-    result
+    result.map(|()| None)
 }
 
 /// The graceful shutdown signal of [`serve_connection_with_shutdown`], polled until it
@@ -370,11 +520,20 @@ where
         };
         let req = head.request();
         let bytes = head.bytes();
-        let parts = match conn.options.keep_names {
+        let mut parts = match conn.options.keep_names {
             true => to_http::request_parts_keeping_names(req, bytes),
             false => to_http::request_parts(req, bytes),
         }
         .map_err(ServeError::Convert)?;
+        // Only a request that can be answered with a switch carries the hand-over.
+        conn.upgrade = None;
+        let may_switch = parts.method == http::Method::CONNECT
+            || parts.headers.contains_key(http::header::UPGRADE);
+        if conn.offer_upgrades && may_switch {
+            let (on_upgrade, pending) = upgrade::pair();
+            parts.extensions.insert(on_upgrade);
+            conn.upgrade = Some(pending);
+        }
         let answering = Answering {
             method: framing::Answering::of(parts.method.as_str().as_bytes()),
             http11: req.version() == Version::Http11,
@@ -457,6 +616,16 @@ where
             conn.body = None;
             poll_fn(|cx| conn.poll_pump(cx)).await?;
         }
+        if encoder.switches_protocols() {
+            // Once the request is read to its end, what follows is the new protocol's; a body
+            // left unread past the discard bound, or not sent, leaves no clean place to switch.
+            if conn.body_done && !conn.abandoned {
+                conn.switched = Some((head, parts, conn.upgrade.take()));
+            }
+            return Ok(());
+        }
+        // No switch: a service awaiting the hand-over learns it now.
+        conn.upgrade = None;
     }
     Ok(())
 }
@@ -485,6 +654,13 @@ struct Conn<IO> {
     close: bool,
     /// The current request's response head is written.
     responded: bool,
+    /// Whether a request that may be answered with a switch gets an [`OnUpgrade`].
+    offer_upgrades: bool,
+    /// The connection's half of the current request's [`OnUpgrade`].
+    upgrade: Option<upgrade::Pending>,
+    /// The request and the response head after which the connection switched protocols, and
+    /// the request's [`OnUpgrade`] half.
+    switched: Option<(RequestHead, http::response::Parts, Option<upgrade::Pending>)>,
 }
 
 impl<IO: AsyncRead + AsyncWrite + Unpin> Conn<IO> {

@@ -36,6 +36,8 @@ pub(super) struct BodyEncoder {
     trailers: Option<HeaderMap>,
     /// The connection closes after the response.
     close: bool,
+    /// The response switches the connection to another protocol: a 101, or a 2xx to CONNECT.
+    switches: bool,
 }
 
 impl BodyEncoder {
@@ -47,6 +49,11 @@ impl BodyEncoder {
     /// Whether the connection closes after this response.
     pub(super) fn closes(&self) -> bool {
         self.close
+    }
+
+    /// Whether the connection carries another protocol after this response.
+    pub(super) fn switches_protocols(&self) -> bool {
+        self.switches
     }
 
     /// Appends body data.
@@ -173,6 +180,7 @@ pub(super) fn head(
         send,
         trailers: None,
         close: close || switches,
+        switches,
     })
 }
 
