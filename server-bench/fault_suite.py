@@ -435,15 +435,24 @@ async def descriptor_exhaustion(args, env, cfg):
                         held.append(s)
                     except OSError:
                         break
+                # The server's CPU while it is out of descriptors, from when the backlog
+                # has filled.
+                await asyncio.sleep(0.3)
+                ticks, start = cpu_ticks(server.pid), time.monotonic()
                 await asyncio.sleep(cfg["exhaust_hold"])
+                held_cpu = 100.0 * (cpu_ticks(server.pid) - ticks) / os.sysconf("SC_CLK_TCK")
+                held_cpu /= time.monotonic() - start
             for s in held:
                 s.close()
             await asyncio.sleep(cfg["margin"])
             serves = await still_serves(server.addr)
-            ok = watch.cpu < 50 and serves
+            # Issue 36's target is under 50 % of a core; on this shared machine an accept
+            # loop that retries at once measured 43-57 %, one that pauses 0 %.
+            ok = held_cpu < 20 and serves
             results.append((server.name, "descriptor exhaustion", ok,
                             f"{len(held)} connections held {cfg['exhaust_hold']} s against {cfg['nofile']} "
-                            f"descriptors; serves after: {serves}", watch.figures()))
+                            f"descriptors: CPU {held_cpu:.0f} % meanwhile; serves after: {serves}",
+                            watch.figures()))
     finally:
         for s in servers + ([backend] if backend else []):
             s.stop()
@@ -568,7 +577,7 @@ def config(brief):
         env = {"HTTPSPAN_HEAD_TIMEOUT": "2", "HTTPSPAN_BODY_TIMEOUT": "2", "HTTPSPAN_WRITE_TIMEOUT": "2",
                "HTTPSPAN_LINGER_TIME": "2", "HTTPSPAN_LINGER_TIMEOUT": "1", "HTTPSPAN_UPSTREAM_TIMEOUT": "2"}
         cfg = {"head": 2, "body": 2, "write": 2, "linger": 1, "margin": 2.0, "drip": 0.25,
-               "conns": 60, "hold": 5, "never_reads_give_up": 45, "drain_time": 3, "nofile": 128, "exhaust_hold": 1.5,
+               "conns": 60, "hold": 5, "never_reads_give_up": 45, "drain_time": 3, "nofile": 128, "exhaust_hold": 1.2,
                "per_server": {}}
     else:
         env = {}
