@@ -359,3 +359,18 @@ fn requests_sent_ahead_go_again_when_the_upstream_closes() {
         assert_eq!(bodies, ["/a", "/b", "/c"], "{text}");
     });
 }
+
+/// A malformed request pipelined behind a good one is answered 400 after the good one's
+/// answer, never before it.
+#[test]
+fn a_bad_request_read_ahead_is_answered_in_its_turn() {
+    run(|| async {
+        let request =
+            b"GET /cl HTTP/1.1\r\nHost: a\r\n\r\nGET /cl HTTP/1.1\r\nHost: a\r\nX\x01: 1\r\n\r\n";
+        let addr = proxied_with(origin::start().await, Duration::from_secs(2)).await;
+        let text = raw(addr, request).await;
+        assert!(text.starts_with("HTTP/1.1 200 OK\r\n"), "{text}");
+        let ok = text.find("hello").expect(&text);
+        assert!(text[ok..].contains("HTTP/1.1 400 "), "{text}");
+    });
+}
