@@ -112,6 +112,8 @@ export const EXPLANATIONS: Readonly<Record<ErrorCode, string>> = {
     'What follows the chunk-size is not a valid chunk extension (";" name, optionally "=" and a token or quoted string). Parsers usually skip extensions, and a malformed one can hide a line end that one parser honours and another does not.',
   chunk_extension_too_long:
     'A chunk extension is longer than the limit (64 KiB by default). Extensions carry no data, so a huge one only costs the server memory and time.',
+  chunk_extensions_too_large:
+    'The chunk extensions of one body add up to more than the limit (256 KiB by default). Each line may be short, but a body of many tiny chunks with long extensions would make a server read without end for no data.',
   missing_chunk_crlf:
     'The chunk data is not followed by CR LF. Data must end exactly where the chunk-size says; if it does not, the sizes are wrong and parsers resynchronise in different places.',
   trailers_too_large:
