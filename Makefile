@@ -10,7 +10,7 @@ VECTORS ?= tests/vectors
 	test-backends test-neon test-simd128 bench callgrind \
 	wasm-build wasm-vectors wasm-test wasm-browser bench-wasm \
 	nightly-setup fuzz-setup fuzz fuzz-smoke conformance-matrix conformance-matrix-check miri \
-	feature-tests bench-server bench-doc bench-doc-check bench-wasm-record
+	feature-tests bench-server bench-doc bench-doc-check bench-wasm-record release-check msrv
 
 help:
 	@echo "make playground            build the wasm package and the playground, serve it on http://127.0.0.1:5173/"
@@ -28,6 +28,7 @@ help:
 	@echo "make fuzz [FUZZ_SECONDS=300] [FUZZ_TARGETS=...]  run the fuzz targets (nightly, cargo-fuzz)"
 	@echo "make conformance-matrix    regenerate the smuggling matrix in docs/conformance.md"
 	@echo "make miri                  run the core crate's tests under Miri (nightly)"
+	@echo "make release-check         package the crate and the npm package and check them as a reviewer would (part of test)"
 
 # Rust comes with rustup on these machines; add the components the checks use if they are
 # missing (rustup is a no-op when they are present).
@@ -284,5 +285,17 @@ fuzz-smoke:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
 
 
+# What a reviewer does before a publish (.ci/release-check.sh says each step): the .crate
+# unpacked and tested alone (every feature, doctests included), its docs built as docs.rs
+# builds them, every feature checked on the rust-version toolchain (rustup installs it) with
+# MSRV-resolved and with the lowest allowed dependency versions, and the npm tarball through
+# publint, attw and npm publish --dry-run. Nothing is published.
+release-check: setup wasm-build
+	sh .ci/release-check.sh
+
+# The MSRV step alone (CI's msrv job).
+msrv: setup
+	sh .ci/release-check.sh msrv
+
 test: fmt-check clippy rust-tests feature-tests no-std doc vectors-check conformance test-backends test-neon \
-	test-simd128 wasm-vectors wasm-test playground-test playground-traffic-test conformance-matrix-check bench-doc-check fuzz-smoke miri
+	test-simd128 wasm-vectors wasm-test playground-test playground-traffic-test conformance-matrix-check bench-doc-check fuzz-smoke miri release-check

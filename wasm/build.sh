@@ -74,6 +74,7 @@ node_modules/.bin/wasm-opt -O3 $features \
 cp "$stage/simd128/httpspan_wasm.js" "$pkg/"
 cp js/*.js js/index.d.ts js/package.json "$pkg/"
 cp js/README.md "$pkg/README.md"
+cp ../LICENSE-MIT ../LICENSE-APACHE "$pkg/"
 
 for file in httpspan_wasm_bg.wasm httpspan_wasm_baseline_bg.wasm; do
 	echo "$file: $(wc -c <"$pkg/$file") bytes, $(gzip -9c "$pkg/$file" | wc -c) gzipped"
