@@ -8,9 +8,10 @@ VECTORS ?= tests/vectors
 
 .PHONY: help playground playground-dev playground-build playground-parsers playground-test playground-traffic-test capture inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check \
 	test-backends test-neon test-simd128 bench callgrind \
-	wasm-build wasm-vectors wasm-test wasm-browser bench-wasm \
+	wasm-build wasm-vectors wasm-test wasm-pack-test wasm-browser bench-wasm \
 	nightly-setup fuzz-setup fuzz fuzz-smoke conformance-matrix conformance-matrix-check miri \
-	feature-tests bench-server bench-doc bench-doc-check bench-wasm-record fault-suite fault-suite-brief
+	feature-tests bench-server bench-doc bench-doc-check bench-wasm-record fault-suite fault-suite-brief \
+	release-check msrv
 
 help:
 	@echo "make playground            build the wasm package and the playground, serve it on http://127.0.0.1:5173/"
@@ -29,6 +30,7 @@ help:
 	@echo "make fuzz [FUZZ_SECONDS=300] [FUZZ_TARGETS=...]  run the fuzz targets (nightly, cargo-fuzz)"
 	@echo "make conformance-matrix    regenerate the smuggling matrix in docs/conformance.md"
 	@echo "make miri                  run the core crate's tests under Miri (nightly)"
+	@echo "make release-check         package the crate and the npm package and check them as a reviewer would (part of test)"
 
 # Rust comes with rustup on these machines; add the components the checks use if they are
 # missing (rustup is a no-op when they are present).
@@ -165,7 +167,7 @@ test-simd128: setup
 # The wasm package (wasm/): built into wasm/pkg/ only when its sources changed. wasm/build.sh
 # installs what is missing (wasm32 target, wasm-bindgen-cli, node_modules).
 WASM_SOURCES := $(shell find core/src wasm/src wasm/js -type f) wasm/Cargo.toml wasm/build.sh \
-	wasm/package-lock.json Cargo.lock .cargo/config.toml
+	wasm/package-lock.json Cargo.toml Cargo.lock .cargo/config.toml
 wasm/node_modules/.package-lock.json: wasm/package.json wasm/package-lock.json
 	cd wasm && npm install --no-audit --no-fund
 	touch $@
@@ -179,16 +181,26 @@ wasm-build: wasm/pkg/package.json
 wasm-vectors: wasm-build
 	node tests/wasm/run-vectors.mjs $(VECTORS)
 
-# Headless Chromium for the package's browser test: Debian's package, installed when missing
+# Headless Chromium and its chromedriver for the package's browser tests: Debian's packages, installed when missing
 # (about 40 s once; apt-get needs root).
 wasm-browser:
-	@command -v chromium >/dev/null || { apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
 
 # The package's Node tests: the JS API, SIMD128, parity with native, http round trip, workerd,
 # a Vite build loaded in Chromium.
 wasm-test: wasm-build wasm-browser
 	cd wasm && node --test test/
+
+# The tests that run inside the module (wasm/src/in_module_tests.rs, wasm-bindgen-test) as the
+# design card's users run them: wasm-pack test in Node, then in headless Chromium through
+# Debian's chromedriver (WASM_BINDGEN_USE_BROWSER picks the browser for the same tests;
+# wasm/webdriver.json gives Chromium the flags it needs as root). --mode no-install: wasm-pack
+# takes wasm-bindgen-test-runner from PATH, which wasm-build installed with wasm-bindgen.
+wasm-pack-test: wasm-build wasm-browser
+	cd wasm && wasm-pack test --mode no-install --node
+	cd wasm && WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --mode no-install --headless --chrome \
+		--chromedriver "$$(command -v chromedriver)"
 
 # The playground (playground/): Vite + Svelte 5 over the wasm package, which is a file:
 # dependency, so it is built first. `make playground` serves the production build (what a
@@ -304,5 +316,17 @@ fuzz-smoke:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
 
 
+# What a reviewer does before a publish (.ci/release-check.sh says each step): the .crate
+# unpacked and tested alone (every feature, doctests included), its docs built as docs.rs
+# builds them, every feature checked on the rust-version toolchain (rustup installs it) with
+# MSRV-resolved and with the lowest allowed dependency versions, and the npm tarball through
+# publint, attw and npm publish --dry-run. Nothing is published.
+release-check: setup wasm-build
+	sh .ci/release-check.sh
+
+# The MSRV step alone (CI's msrv job).
+msrv: setup
+	sh .ci/release-check.sh msrv
+
 test: fmt-check clippy rust-tests feature-tests fault-suite-brief no-std doc vectors-check conformance test-backends test-neon \
-	test-simd128 wasm-vectors wasm-test playground-test playground-traffic-test conformance-matrix-check bench-doc-check fuzz-smoke miri
+	test-simd128 wasm-vectors wasm-test wasm-pack-test playground-test playground-traffic-test conformance-matrix-check bench-doc-check fuzz-smoke miri release-check

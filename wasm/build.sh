@@ -1,7 +1,8 @@
 #!/bin/sh
-# Builds the npm package @httpspan/wasm into wasm/pkg/, offline, installing what is missing:
-# the wasm32 target (rustup), wasm-bindgen-cli at exactly the version Cargo.lock pins (cargo
-# install, about 2-3 minutes once), and wasm-opt from the npm package binaryen (npm install).
+# Builds the npm package @httpspan/wasm into wasm/pkg/ with wasm-pack, offline, installing what
+# is missing: the wasm32 target (rustup), wasm-bindgen-cli at exactly the version Cargo.lock pins
+# (cargo install, about 2-3 minutes once), wasm-pack (cargo install, about 3 minutes once), and
+# wasm-opt from the npm package binaryen (npm install).
 #
 # Two modules: httpspan_wasm_bg.wasm with SIMD128 (flags from .cargo/config.toml) and
 # httpspan_wasm_baseline_bg.wasm without it, for engines that lack SIMD128. They share one
@@ -36,44 +37,48 @@ fi
 # lock file, and npm ci then refuses it. With the lock file present, install keeps its versions.
 [ -d node_modules ] || npm install --no-audit --no-fund
 
-# Size over unwinding: the module aborts on a panic (none is reachable) and is linked whole.
-profile="--release --config profile.release.lto=true --config profile.release.codegen-units=1 \
---config profile.release.panic=\"abort\" --config profile.release.debug=0"
+# wasm-pack builds both modules: cargo build with the wasm-release profile (Cargo.toml at the
+# root: LTO, one codegen unit, panic=abort, no debug info), then wasm-bindgen --target web.
+# --mode no-install: it takes wasm-bindgen and wasm-opt from PATH (its own downloads come from
+# GitHub). The SIMD128 module is optimised by wasm-pack itself, with the wasm-opt arguments of
+# [package.metadata.wasm-pack.profile.custom] in Cargo.toml; wasm-pack has no step for a second
+# module built with other target features, so the baseline one is built with --no-opt and
+# optimised here with the same arguments less --enable-simd.
+PATH="$PWD/node_modules/.bin:$PATH"
+export PATH
+command -v wasm-pack >/dev/null || cargo install wasm-pack --version 0.15.1
+[ "$(command -v wasm-opt)" = "$PWD/node_modules/.bin/wasm-opt" ] \
+	|| { echo "error: wasm-opt must be npm's binaryen (node_modules/.bin), not another" >&2; exit 1; }
+wasm_pack="wasm-pack --quiet build --mode no-install --target web --profile wasm-release --no-pack --no-gitignore"
 
 if [ -n "${RUSTFLAGS:-}${CARGO_ENCODED_RUSTFLAGS:-}" ]; then
 	echo "note: ignoring RUSTFLAGS/CARGO_ENCODED_RUSTFLAGS, which would drop SIMD128 from .cargo/config.toml" >&2
 fi
-# shellcheck disable=SC2086 # $profile is a list of arguments
-env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS \
-	cargo build -p httpspan-wasm --target wasm32-unknown-unknown $profile
-# shellcheck disable=SC2086
-env -u RUSTFLAGS CARGO_ENCODED_RUSTFLAGS="-Ctarget-feature=-simd128" \
-	cargo build -p httpspan-wasm --target wasm32-unknown-unknown --target-dir "$target/wasm-baseline" $profile
-
 rm -rf "$stage"
-mkdir -p "$stage/simd128" "$stage/baseline"
-wasm-bindgen --target web --out-dir "$stage/simd128" "$target/wasm32-unknown-unknown/release/httpspan_wasm.wasm"
-wasm-bindgen --target web --out-dir "$stage/baseline" "$target/wasm-baseline/wasm32-unknown-unknown/release/httpspan_wasm.wasm"
+# wasm-pack takes --out-dir relative to the crate.
+# shellcheck disable=SC2086 # $wasm_pack is a command with its arguments
+env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS $wasm_pack --out-dir ../target/wasm-pkg-stage/simd128
+# shellcheck disable=SC2086
+env -u RUSTFLAGS CARGO_ENCODED_RUSTFLAGS="-Ctarget-feature=-simd128" CARGO_TARGET_DIR="$target/wasm-baseline" \
+	$wasm_pack --no-opt --out-dir ../target/wasm-pkg-stage/baseline
 if ! cmp -s "$stage/simd128/httpspan_wasm.js" "$stage/baseline/httpspan_wasm.js"; then
 	echo "error: the SIMD128 and baseline builds need different wasm-bindgen glue" >&2
 	exit 1
 fi
 
-# The features every engine with SIMD128 also has, and that rustc already uses; the producers
-# section (toolchain versions) is dropped, target_features is kept for the SIMD128 test.
-features="--enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
---enable-mutable-globals --enable-reference-types --enable-multivalue --strip-producers"
 rm -rf "$pkg"
 mkdir -p "$pkg"
-# shellcheck disable=SC2086
-node_modules/.bin/wasm-opt -O3 $features --enable-simd \
-	"$stage/simd128/httpspan_wasm_bg.wasm" -o "$pkg/httpspan_wasm_bg.wasm"
-# shellcheck disable=SC2086
-node_modules/.bin/wasm-opt -O3 $features \
-	"$stage/baseline/httpspan_wasm_bg.wasm" -o "$pkg/httpspan_wasm_baseline_bg.wasm"
+cp "$stage/simd128/httpspan_wasm_bg.wasm" "$pkg/httpspan_wasm_bg.wasm"
+# The arguments wasm-pack gave wasm-opt for the SIMD128 module, without --enable-simd.
+wasm_opt_args=$(python3 -c 'import tomllib
+args = tomllib.load(open("Cargo.toml", "rb"))["package"]["metadata"]["wasm-pack"]["profile"]["custom"]["wasm-opt"]
+print(" ".join(a for a in args if a != "--enable-simd"))')
+# shellcheck disable=SC2086 # $wasm_opt_args is a list of arguments
+wasm-opt $wasm_opt_args "$stage/baseline/httpspan_wasm_bg.wasm" -o "$pkg/httpspan_wasm_baseline_bg.wasm"
 cp "$stage/simd128/httpspan_wasm.js" "$pkg/"
 cp js/*.js js/index.d.ts js/package.json "$pkg/"
 cp js/README.md "$pkg/README.md"
+cp ../LICENSE-MIT ../LICENSE-APACHE "$pkg/"
 
 for file in httpspan_wasm_bg.wasm httpspan_wasm_baseline_bg.wasm; do
 	echo "$file: $(wc -c <"$pkg/$file") bytes, $(gzip -9c "$pkg/$file" | wc -c) gzipped"

@@ -193,6 +193,8 @@
 
 #![no_std]
 #![deny(missing_docs)]
+// docs.rs (which passes `--cfg docsrs`) marks each item that needs a feature with a badge.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(any(test, feature = "std"))]
 extern crate std;
@@ -223,9 +225,9 @@ mod writer;
 #[cfg(test)]
 mod tests;
 
-/// The README's example compiles and runs as a doctest.
+/// The examples of the crate's README (the page crates.io shows) compile and run as doctests.
 #[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
+#[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
 pub use chunked::{Chunk, ChunkLine, ChunkedDecoder};

@@ -7,6 +7,12 @@
 //! the case invalid. Field values are compared after [`httpspan::unfold`], which changes only
 //! values holding an obs-fold.
 
+/// The Rust examples of the repository's README compile and run as doctests (the crate's own
+/// README, core/README.md, is tested by the crate, from its package).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct WorkspaceReadmeDoctests;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 

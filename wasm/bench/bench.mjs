@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as wasm from '../pkg/httpspan_wasm.js';
 import * as api from '../pkg/node.js';
-import { shortText } from '../pkg/core.js';
+import { shortText } from '../pkg/text.js';
 import { SHORT_STRING, contenders, format, run } from './contenders.mjs';
 
 const require = createRequire(import.meta.url);

@@ -31,7 +31,7 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>httpspan wasm bench</t
 <script type="module">
 import * as api from '/pkg/web.js';
 import * as wasm from '/pkg/httpspan_wasm.js';
-import { shortText } from '/pkg/core.js';
+import { shortText } from '/pkg/text.js';
 import { SHORT_STRING, contenders, run } from '/bench/contenders.mjs';
 const report = (body) => fetch('/result', { method: 'POST', body: JSON.stringify(body) });
 try {

@@ -146,7 +146,7 @@ export function contenders(env) {
 
 /**
  * Below this many bytes, a string is made straight from the bytes (the package's own way,
- * `shortText` in js/core.js), faster than any decoder call.
+ * `shortText` in js/text.js), faster than any decoder call.
  */
 export const SHORT_STRING = 16;
 

@@ -29,7 +29,7 @@ const WORKER = `import * as api from './httpspan/workerd.js';
 import * as wasm from './httpspan/httpspan_wasm.js';
 import simd from './llhttp_simd.wasm';
 import plain from './llhttp.wasm';
-import { shortText } from './httpspan/core.js';
+import { shortText } from './httpspan/text.js';
 import { SHORT_STRING, contenders, fieldCount } from './contenders.mjs';
 import data from './data.js';
 
@@ -70,7 +70,7 @@ const config :Workerd.Config = (
 const bench :Workerd.Worker = (
   modules = [
     (name = "worker.js", esModule = embed "worker.js"),
-    ${['workerd.js', 'api.js', 'core.js', 'fetch.js', 'stream.js', 'httpspan_wasm.js'].map(pkg).join(',\n    ')},
+    ${['workerd.js', 'api.js', 'layout.js', 'module.js', 'errors.js', 'text.js', 'limits.js', 'words.js', 'views.js', 'heads.js', 'parsers.js', 'shared.js', 'decoder.js', 'fetch.js', 'stream.js', 'httpspan_wasm.js'].map(pkg).join(',\n    ')},
     (name = "httpspan/httpspan_wasm_bg.wasm", wasm = embed "httpspan_wasm_bg.wasm"),
     (name = "contenders.mjs", esModule = embed "contenders.mjs"),
     (name = "data.js", esModule = embed "data.js"),
@@ -85,7 +85,7 @@ const bench :Workerd.Worker = (
 const inputs = loadInputs(dir);
 const llhttp = llhttpModules();
 const work = mkdtempSync(join(os.tmpdir(), 'httpspan-bench-workerd-'));
-for (const name of ['workerd.js', 'api.js', 'core.js', 'fetch.js', 'stream.js', 'httpspan_wasm.js', 'httpspan_wasm_bg.wasm']) {
+for (const name of ['workerd.js', 'api.js', 'layout.js', 'module.js', 'errors.js', 'text.js', 'limits.js', 'words.js', 'views.js', 'heads.js', 'parsers.js', 'shared.js', 'decoder.js', 'fetch.js', 'stream.js', 'httpspan_wasm.js', 'httpspan_wasm_bg.wasm']) {
   copyFileSync(join(wasmDir, 'pkg', name), join(work, name));
 }
 copyFileSync(join(wasmDir, 'bench/contenders.mjs'), join(work, 'contenders.mjs'));

@@ -3,7 +3,7 @@
 // is refused with a FetchConversionError naming the rule, before the platform's constructor
 // would throw a bare TypeError (or, for a target like `//host/x`, silently change the host).
 
-import { RequestSpans, ResponseSpans } from './core.js';
+import { RequestSpans, ResponseSpans } from './views.js';
 
 const MESSAGES = {
   forbidden_method: 'the Fetch standard forbids the methods CONNECT, TRACE and TRACK',

@@ -2,26 +2,42 @@
 // UTF-16 code units of a string); strings are decoded one character per byte (Latin-1), so a
 // decoded string is exactly as long as its span.
 //
-// No library is required beyond ES2022: the few platform types the API names (Headers,
-// Request, Response, URL, ReadableStream, WebAssembly.Module) come from the DOM library or
-// @cloudflare/workers-types when the project has one, and are empty otherwise.
+// No library is required beyond ES2022, and the types add nothing to the global scope: the few
+// platform types the API names (Headers, Request, Response, URL, ReadableStream,
+// WebAssembly.Module) are read from the global `fetch` and `WebAssembly` when the project's
+// libraries (DOM, @cloudflare/workers-types, @types/node) declare them (a library's
+// `declare class` is not a property of `globalThis`, its functions are); without them, what the
+// API returns of these types is `unknown` and what it takes of them is `never`.
 
-declare global {
-  // Empty unless a library declares them; merged with its declarations when one does.
-  interface Headers {}
-  interface Response {}
-  interface URL {}
-  interface ReadableStream<R = any> {}
-  namespace WebAssembly {
-    interface Module {}
-  }
-}
+/** The platform's `Response`: what its `fetch` resolves to, or unknown when no library declares `fetch`. */
+export type FetchResponse = typeof globalThis extends { fetch: (...args: any) => Promise<infer R> } ? R : unknown;
+
+/** What the platform's `fetch` takes as its first argument (`Request | string | URL`), or never. */
+type FetchInput = typeof globalThis extends { fetch: (input: infer I, ...rest: any) => any } ? I : never;
 
 /** The platform's `Request` (DOM, Workers, Node), or unknown when no library declares one. */
-export type FetchRequest = typeof globalThis extends { Request: { prototype: infer R } } ? R : unknown;
+export type FetchRequest = [Extract<FetchInput, { method: string }>] extends [never] ? unknown : Extract<FetchInput, { method: string }>;
 
 /** What the platform's `Response` constructor takes as a body (its `BodyInit`, or null). */
 export type FetchBody = typeof globalThis extends { Response: { new (body?: infer B, init?: any): unknown } } ? B : unknown;
+
+/** The platform's `Headers`, or unknown when no library declares one. */
+export type FetchHeaders = FetchResponse extends { headers: infer H } ? H : unknown;
+
+/** The platform's `ReadableStream<Uint8Array>` (a `Response`'s body), or unknown when no library declares one. */
+export type ByteStream = FetchResponse extends { body: infer B } ? NonNullable<B> : unknown;
+
+/** The platform's `URL`, which `init` and `base` accept when a library declares it. */
+export type PlatformURL = Extract<FetchInput, { searchParams: unknown }>;
+
+/** The instance type of a global class a library declares with `var` (the DOM's way), else unknown. */
+type GlobalPrototype<Name extends string> = typeof globalThis extends { [K in Name]: { prototype: infer T } } ? T : unknown;
+
+/** `T` where a library declares it, never where it is unknown: a parameter takes no such value then. */
+type Declared<T> = unknown extends T ? never : T;
+
+/** A compiled `WebAssembly.Module`, when a library declares the `WebAssembly` namespace. */
+export type CompiledModule = typeof globalThis extends { WebAssembly: { Module: { prototype: infer M } } } ? M : never;
 
 /** A part of the input: `bytes.subarray(offset, offset + length)`. */
 export interface Span {
@@ -527,7 +543,7 @@ export interface DecodedMessage<H> {
    * The decoded body (chunked framing removed), read from the source as it is read: each chunk
    * is a view of a source chunk, not a copy. Null when the head declares no body.
    */
-  body: ReadableStream<Uint8Array> | null;
+  body: ByteStream | null;
   /** The trailer fields (empty without a trailer section), once the body has been read or skipped. */
   trailers: Promise<Field[]>;
 }
@@ -544,7 +560,7 @@ export interface ResponseStream extends MessageStream<ResponseHead> {
 }
 
 /** What decodeStream reads: a ReadableStream (a Worker's request.body, a socket's readable, Readable.toWeb) or any async iterable of bytes (a Node stream). */
-export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+export type ByteSource = Declared<GlobalPrototype<'ReadableStream'>> | Declared<ByteStream> | AsyncIterable<Uint8Array>;
 
 /**
  * A connection's byte stream as its messages, pipelined, chunked or not, with trailers. The
@@ -581,11 +597,11 @@ export interface HopByHopOption {
 
 export interface ToRequestOptions extends HopByHopOption {
   /** The scheme, host and port of an origin-form target's URL (only its origin is used); default `http://` and the Host field. */
-  base?: string | URL;
+  base?: string | PlatformURL;
 }
 
 /** The field lines as a `Headers`, in order, repeats appended; hop-by-hop fields kept unless `dropHopByHop`. */
-export function toHeaders(head: CompleteHead, options?: HopByHopOption): Headers;
+export function toHeaders(head: CompleteHead, options?: HopByHopOption): FetchHeaders;
 
 /** Node's `IncomingMessage.headers`: lowercase names, `set-cookie` an array, `cookie` joined with '; ', repeats of the rest joined with ', ' (the first kept for the fields Node keeps once). No prototype. */
 export function toNodeHeaders(head: CompleteHead): { 'set-cookie'?: string[] } & { [name: string]: string | string[] | undefined };
@@ -605,7 +621,7 @@ export function toRequest(head: CompleteRequestView, body?: FetchBody, options?:
  * 1xx head, interim or 101 ('interim_status'), and a body with 204, 205 or 304
  * ('body_not_allowed'). Hop-by-hop fields are dropped unless `dropHopByHop` is false.
  */
-export function toResponse(head: CompleteResponseView, body?: FetchBody, options?: HopByHopOption): Response;
+export function toResponse(head: CompleteResponseView, body?: FetchBody, options?: HopByHopOption): FetchResponse;
 
 /** Which module is loaded. */
 export interface BuildInfo {
@@ -622,7 +638,7 @@ export interface BuildInfo {
 export function buildInfo(): BuildInfo;
 
 /** Where init() finds the module: a URL, a fetch Response, bytes, or a compiled module. */
-export type ModuleSource = URL | string | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+export type ModuleSource = PlatformURL | string | Declared<FetchResponse> | ArrayBuffer | ArrayBufferView | CompiledModule;
 
 /**
  * Loads the module. Required once before the first call in browsers and bundlers (the `web`

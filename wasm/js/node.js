@@ -1,7 +1,7 @@
 // Entry point for Node 20+: loads the module synchronously on import, so the API is ready at
 // once. HTTPSPAN_WASM_BUILD=baseline forces the build without SIMD128 (to test the fallback).
 import { readFileSync } from 'node:fs';
-import { attach } from './core.js';
+import { attach } from './module.js';
 import { initSync } from './httpspan_wasm.js';
 import { FILES, chooseBuild, loadError } from './select.js';
 

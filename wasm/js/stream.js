@@ -3,7 +3,7 @@
 // over the Decoder. The source is read only when a message or a body chunk is asked for, so a
 // slow consumer slows the reading (backpressure); body chunks are views of the source's chunks.
 
-import { Decoder } from './core.js';
+import { Decoder } from './decoder.js';
 
 /** The stream ended inside a message: a head, a body or a trailer section was cut short. */
 export class IncompleteMessageError extends Error {

@@ -1,7 +1,7 @@
 // Entry point for browsers and bundlers: `await init()` before the first call. The module
 // file is found next to this one (bundlers see the `new URL(..., import.meta.url)` literals and
 // ship both files), or given as `init(urlOrResponseOrBytesOrModule)`.
-import { attach } from './core.js';
+import { attach } from './module.js';
 import initWasm from './httpspan_wasm.js';
 import { chooseBuild, loadError } from './select.js';
 

@@ -1,7 +1,7 @@
 // Entry point for Cloudflare Workers (workerd and wrangler): the module is imported as a
 // compiled WebAssembly.Module and instantiated synchronously, so the API is ready at once.
 // workerd always has SIMD128.
-import { attach } from './core.js';
+import { attach } from './module.js';
 import { initSync } from './httpspan_wasm.js';
 import wasmModule from './httpspan_wasm_bg.wasm';
 

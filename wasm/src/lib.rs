@@ -17,7 +17,8 @@
 //! created or its input buffer grows, so a small, slower allocator costs nothing in parsing. On
 //! the host (for the unit tests) the crate uses `std`.
 
-#![cfg_attr(target_arch = "wasm32", no_std)]
+// The test build of the module (wasm-pack test) links std, whose panic handler replaces ours.
+#![cfg_attr(all(target_arch = "wasm32", not(test)), no_std)]
 
 extern crate alloc;
 
@@ -69,7 +70,7 @@ pub fn limits_from(numbers: &[f64]) -> Limits {
     if let Some(n) = get(5) {
         limits.max_body_chunk_ext_bytes = n as u32;
     }
-    // The bit order of LENIENCY in wasm/js/core.js.
+    // The bit order of LENIENCY in wasm/js/limits.js.
     let bits = get(6).map_or(0, |n| n as u32);
     let lenient = &mut limits.lenient;
     for (bit, flag) in [
@@ -526,7 +527,7 @@ static HEAP: lol_alloc::LockedAllocator<lol_alloc::FreeListAllocator> =
     lol_alloc::LockedAllocator::new(lol_alloc::FreeListAllocator::new());
 
 /// A panic traps at once, without formatting its message (nothing would show it).
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(test)))]
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
     core::arch::wasm32::unreachable()
@@ -534,3 +535,6 @@ fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(all(test, target_arch = "wasm32"))]
+mod in_module_tests;
