@@ -152,6 +152,7 @@ export function parseWithHttpspan(
           break;
         case 'end':
           current.complete = true;
+          current.end = event.offset;
           break;
         case 'closed':
           consumed = event.offset;

@@ -3,7 +3,7 @@
 // reads heads and chunk-size lines; the stream loop and the framing are its caller's, done here
 // as hyper does them and marked as derived.
 
-import { latin1Text } from '../bytes.ts';
+import { concatBytes, latin1Text } from '../bytes.ts';
 import type { Mode } from '../types.ts';
 import { compileModule, lengthBody, newMessage, readStream, type BuildInfo, type ExternalParser, type Framing } from './common.ts';
 
@@ -67,6 +67,7 @@ function parse(wasm: HttparseExports, bytes: Uint8Array, mode: Mode, requestMeth
     // hyper's chunked decoder: httparse's chunk-size line, the data, then CRLF; size 0 ends with the trailer section.
     let at = offset;
     let bodyLength = 0;
+    const data: Uint8Array[] = [];
     for (;;) {
       const p = wasm.parse_chunk_size(at);
       const w = words(p, 4);
@@ -79,10 +80,11 @@ function parse(wasm: HttparseExports, bytes: Uint8Array, mode: Mode, requestMeth
         const tw = words(t, 2);
         if (tw[0] === 1) return { status: 'partial' as const, bodyLength };
         if (tw[0] === 2) return { ...failed(t), offset: at };
-        return { status: 'complete' as const, end: at + tw[1], bodyLength, trailers: fields(t, 2) };
+        return { status: 'complete' as const, end: at + tw[1], bodyLength, trailers: fields(t, 2), body: concatBytes(data) };
       }
       const available = Math.min(size, bytes.length - at);
       bodyLength += available;
+      data.push(bytes.slice(at, at + available));
       if (available < size) return { status: 'partial' as const, bodyLength };
       at += size;
       if (bytes.length - at < 2) return { status: 'partial' as const, bodyLength };
