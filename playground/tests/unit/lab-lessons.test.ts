@@ -41,7 +41,7 @@ describe('lessons', () => {
   }
   it('the desync lessons name the request the back end alone sees', () => {
     const byId = (id: string) => LESSONS.find((l) => l.id === id)!;
-    for (const id of ['http10-te', 'te-space-before-colon', 'cl-space-before-colon']) {
+    for (const id of ['http10-te', 'te-space-before-colon', 'ignored-field-line', 'cl-space-before-colon']) {
       const l = byId(id);
       const r = runChain(lessonBytes(l.answer), config(l.front), config(l.back), l.forwarding);
       expect(r.desync?.hidden.filter((h) => h.complete).map((h) => h.startLine), id).toEqual(['GET /admin HTTP/1.1']);
@@ -58,6 +58,7 @@ describe('lessons', () => {
         "cl-space-before-colon": "whitespace_before_colon@57",
         "cl-te": "content_length_with_transfer_encoding@62",
         "http10-te": "content_length_with_transfer_encoding@87",
+        "ignored-field-line": "whitespace_before_colon@80",
         "poison-victim": "whitespace_before_colon@57",
         "te-cl": "content_length_with_transfer_encoding@71",
         "te-space-before-colon": "whitespace_before_colon@80",

@@ -5,11 +5,12 @@
 import { parseWithHttpspan } from '../compare.ts';
 import type { Llhttp, PeerMessage, PeerResult } from '../llhttp.ts';
 import type { ExternalParser } from '../parsers/common.ts';
+import { HTTPARSE_OPTIONS, type HttparseParser } from '../parsers/httparse.ts';
 import { LENIENCY_FLAGS, type LeniencyFlag } from '../types.ts';
 
 /** One parser in one configuration. */
 export interface LabConfig {
-  /** 'httpspan', 'httpspan+bareLf', 'httpspan-all', 'llhttp', 'llhttp-insecure', 'httparse', 'picohttpparser', 'go', 'go-server'. */
+  /** 'httpspan', 'httpspan+bareLf', 'httpspan-all', 'llhttp', 'llhttp-insecure', 'httparse', 'httparse-lenient', 'picohttpparser', 'go', 'go-server'. */
   id: string;
   /** A short name for menus and the grid. */
   label: string;
@@ -102,6 +103,18 @@ export function labConfigs(parsers: LabParsers): LabConfig[] {
         label: 'Go server',
         about: 'Go’s http.Server: ReadRequest, then the checks its server adds (field names must be tokens, values free of control bytes, Host required in HTTP/1.1); those checks are derived from server.go.',
         parse: (b) => asGoServer(parser.parse(b, 'request', 'GET')),
+      });
+    } else if (parser.id === 'httparse' && 'parseWith' in parser) {
+      const httparse = parser as HttparseParser;
+      configs.push({ id: 'httparse', label: 'httparse', about: `${parser.label}: ${parser.derived}.`, parse: (b) => httparse.parse(b, 'request', 'GET') });
+      // The options of httparse's ParserConfig that apply to requests are its first three (bits 0-2).
+      const requestOptions = HTTPARSE_OPTIONS.slice(0, 3);
+      const bits = 0b111;
+      configs.push({
+        id: 'httparse-lenient',
+        label: 'httparse lenient',
+        about: `httparse with its request-side parser options on (${requestOptions.join(', ')}); framing derived as for httparse.`,
+        parse: (b) => httparse.parseWith(b, 'request', 'GET', bits),
       });
     } else {
       configs.push({ id: parser.id, label: parser.label.replace(/ \(.*\)$/, ''), about: `${parser.label}: ${parser.derived}.`, parse: (b) => parser.parse(b, 'request', 'GET') });

@@ -126,6 +126,22 @@ export const LESSONS: readonly Lesson[] = [
       'With the space, Go no longer sees Transfer-Encoding and forwards 48 bytes of body; llhttp still does, ends the body at the empty last chunk and reads GET /admin as a request of its own.',
   }),
   lesson({
+    id: 'ignored-field-line',
+    title: 'A field line the front end ignores',
+    rule: 'RFC 9112 5.1: no whitespace is allowed between the field name and the colon; a server must reject such a request with 400 (RFC 9110 5.1: a field name is a token).',
+    rfcUrl: `${RFC9112}#section-5.1`,
+    explanation:
+      'httparse can be told to skip field lines it finds invalid (ParserConfig::ignore_invalid_headers_in_requests) rather than refuse the request. A proxy on hyper with that option drops "Transfer-Encoding : chunked" from its view and frames by Content-Length; a back end on Node with --insecure-http-parser keeps the line and decodes chunked.',
+    front: 'httparse-lenient',
+    back: 'llhttp-insecure',
+    forwarding: 'raw',
+    goal: 'hidden-request',
+    start: POST + `Content-Length: ${CHUNKS_THEN_SMUGGLED.length}\r\nX-Note : chunked\r\n\r\n` + CHUNKS_THEN_SMUGGLED,
+    answer: POST + `Content-Length: ${CHUNKS_THEN_SMUGGLED.length}\r\nTransfer-Encoding : chunked\r\n\r\n` + CHUNKS_THEN_SMUGGLED,
+    afterword:
+      'httparse skipped the line, so the proxy forwarded 48 bytes of body; llhttp read the same line as Transfer-Encoding, ended the body at the empty last chunk and served GET /admin. Ignoring an invalid line is as dangerous as misreading it: the next parser may read it.',
+  }),
+  lesson({
     id: 'cl-space-before-colon',
     title: 'Content-Length with a space before the colon',
     rule: 'RFC 9112 5.1: no whitespace is allowed between the field name and the colon; a server must reject such a request with 400.',

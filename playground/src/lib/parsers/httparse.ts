@@ -11,6 +11,7 @@ interface HttparseExports {
   memory: WebAssembly.Memory;
   input_buffer(len: number): number;
   parse_head(request: number, start: number): number;
+  parse_head_with(request: number, start: number, options: number): number;
   parse_chunk_size(start: number): number;
   parse_trailers(start: number): number;
 }
@@ -18,8 +19,25 @@ interface HttparseExports {
 /** httparse's error kinds, in the order the module reports them (src/lib.rs ERROR_NAMES). */
 const ERROR_NAMES = ['HeaderName', 'HeaderValue', 'NewLine', 'Status', 'Token', 'TooManyHeaders', 'Version', 'ChunkSize'];
 
+/** httparse's ParserConfig settings, bit k of an options word turning on HTTPARSE_OPTIONS[k] (src/lib.rs OPTION_NAMES). */
+export const HTTPARSE_OPTIONS = [
+  'allow_multiple_spaces_in_request_line_delimiters',
+  'allow_space_before_first_header_name',
+  'ignore_invalid_headers_in_requests',
+  'allow_spaces_after_header_name_in_responses',
+  'allow_obsolete_multiline_headers_in_responses',
+  'allow_multiple_spaces_in_response_status_delimiters',
+  'ignore_invalid_headers_in_responses',
+] as const;
+
+/** The httparse column, which can also parse with httparse's parser options. */
+export interface HttparseParser extends ExternalParser {
+  /** `parse` with the options whose bits `options` sets (see HTTPARSE_OPTIONS). */
+  parseWith(bytes: Uint8Array, mode: Mode, requestMethod: string, options: number): ReturnType<ExternalParser['parse']>;
+}
+
 /** Loads the module (bytes or URL) and gives the column. */
-export async function loadHttparse(source: BufferSource | URL | string, info: BuildInfo): Promise<ExternalParser> {
+export async function loadHttparse(source: BufferSource | URL | string, info: BuildInfo): Promise<HttparseParser> {
   const instance = await WebAssembly.instantiate(await compileModule(source), {});
   const wasm = instance.exports as unknown as HttparseExports;
   return {
@@ -27,11 +45,12 @@ export async function loadHttparse(source: BufferSource | URL | string, info: Bu
     label: `httparse ${info.version}`,
     builtFrom: info.builtFrom,
     derived: 'framing, body and the stream loop are derived: what hyper does with httparse’s heads and chunk sizes (RFC 9112 6.3); httparse reports no error offset, so an error is placed at the head’s first byte',
-    parse: (bytes, mode, requestMethod) => parse(wasm, bytes, mode, requestMethod),
+    parse: (bytes, mode, requestMethod) => parse(wasm, bytes, mode, requestMethod, 0),
+    parseWith: (bytes, mode, requestMethod, options) => parse(wasm, bytes, mode, requestMethod, options),
   };
 }
 
-function parse(wasm: HttparseExports, bytes: Uint8Array, mode: Mode, requestMethod: string) {
+function parse(wasm: HttparseExports, bytes: Uint8Array, mode: Mode, requestMethod: string, options: number) {
   const inputPointer = wasm.input_buffer(bytes.length); // may grow the memory: call before taking the buffer
   new Uint8Array(wasm.memory.buffer, inputPointer, bytes.length).set(bytes);
   /** The answer's words (the memory may have grown, so the view is made after the call). */
@@ -48,7 +67,7 @@ function parse(wasm: HttparseExports, bytes: Uint8Array, mode: Mode, requestMeth
   };
 
   const head = (offset: number) => {
-    const p = wasm.parse_head(mode === 'request' ? 1 : 0, offset);
+    const p = wasm.parse_head_with(mode === 'request' ? 1 : 0, offset, options);
     const status = words(p, 1)[0];
     if (status === 1) return { status: 'partial' as const };
     if (status === 2) return failed(p);
