@@ -136,6 +136,16 @@ describe('desyncs, as observed', () => {
     // The other way round, Go reads the chunk lines as a request and refuses them: no desync.
     expect(chain(VECTORS.http10Te, 'llhttp', 'go').verdict).toBe('back-rejects');
   });
+  it('a back end that closes the connection after a request smuggles nothing it left unread', () => {
+    // HTTP/1.0 without keep-alive: Go reads the head and closes; the chunks llhttp forwarded are never read.
+    const preset = PRESETS.find((p) => p.id === 'te-in-http10')!;
+    const run = runChain(preset.bytes, config('llhttp'), config('go'), 'raw');
+    expect(run.back.status).toBe('complete');
+    expect(run.back.consumed).toBeLessThan(run.upstream.length);
+    expect(run.verdict).toBe('back-closes');
+    // The other way round Go forwards the head alone and llhttp waits for chunks: the next request on the connection is read as one.
+    expect(runChain(preset.bytes, config('go'), config('llhttp'), 'raw').verdict).toBe('desync');
+  });
   it('a space before the colon of Transfer-Encoding: Go ReadRequest in front of llhttp insecure', () => {
     const preset = PRESETS.find((p) => p.id === 'te-space-before-colon')!;
     const run = runChain(preset.bytes, config('go'), config('llhttp-insecure'), 'raw');

@@ -68,7 +68,7 @@ export interface Desync {
   victim: VictimReading;
 }
 
-export type Verdict = 'agree' | 'desync' | 'front-rejects' | 'back-rejects' | 'nothing-forwarded';
+export type Verdict = 'agree' | 'desync' | 'front-rejects' | 'back-rejects' | 'back-closes' | 'nothing-forwarded';
 
 /** Everything the lab shows for one input through one pair. */
 export interface ChainResult {
@@ -195,10 +195,12 @@ export function runChain(client: Uint8Array, front: LabConfig, back: LabConfig, 
 
   const frontEnds = new Set(frontRequests.map((f) => f.upstream.end));
   const backEnds = new Set(backRequests.filter((r) => r.complete).map((r) => r.upstream.end));
-  // A back end that closes the connection (Connection: close, an upgrade) reads nothing after it.
+  // A back end that closes the connection (Connection: close, HTTP/1.0, an upgrade) reads nothing
+  // after it: what it left unread smuggles nothing, and where it stopped is no boundary of its own.
   const readUpTo = backResult.status === 'complete' ? backResult.consumed : upstream.length;
+  const closes = readUpTo < upstream.length;
   const mismatches = [
-    ...[...backEnds].filter((e) => !frontEnds.has(e)),
+    ...[...backEnds].filter((e) => !frontEnds.has(e) && !(closes && e >= readUpTo)),
     ...[...frontEnds].filter((e) => e <= readUpTo && !backEnds.has(e) && !(backResult.status === 'error' && e > backResult.consumed)),
   ].sort((a, b) => a - b);
   const hidden = backRequests.filter((r) => !r.aligned && r.upstream.start < upstream.length);
@@ -211,6 +213,7 @@ export function runChain(client: Uint8Array, front: LabConfig, back: LabConfig, 
   if (desynced) verdict = 'desync';
   else if (frontRequests.length === 0) verdict = frontResult.status === 'error' ? 'front-rejects' : 'nothing-forwarded';
   else if (backResult.status === 'error') verdict = 'back-rejects';
+  else if (closes && frontRequests.some((f) => f.upstream.end > readUpTo)) verdict = 'back-closes';
   else if (frontResult.status === 'error') verdict = 'front-rejects';
   else verdict = 'agree';
 
@@ -268,6 +271,7 @@ function describe(
     lines.push(`Desync: the back end's request boundaries leave the front end's at upstream byte ${desync.at}.${prefix}`);
   } else if (verdict === 'agree') lines.push('No desync: both frame every forwarded request alike.');
   else if (verdict === 'front-rejects') lines.push(`No desync: the front end rejects the input at byte ${frontResult.error?.offset ?? '?'} and forwards only what it read before.`);
+  else if (verdict === 'back-closes') lines.push(`No desync: the back end closes the connection at upstream byte ${backResult.consumed}, so what it left unread is never read.`);
   else if (verdict === 'back-rejects') lines.push(`No desync: the back end rejects the upstream stream at byte ${backResult.error?.offset ?? '?'} and closes the connection.`);
   else lines.push('Nothing was forwarded: the front end has not read a whole request.');
   lines.push(reading(`The front end (${front.label})`, frontResult, frontRequests.map((f) => ({ startLine: f.startLine, complete: true })), 'the input'));

@@ -5,7 +5,8 @@
 import { parseWithHttpspan } from '../compare.ts';
 import type { Llhttp, PeerMessage, PeerResult } from '../llhttp.ts';
 import type { ExternalParser } from '../parsers/common.ts';
-import { HTTPARSE_OPTIONS, type HttparseParser } from '../parsers/httparse.ts';
+// Types only: the parsers' modules load with the compare view's lazy chunk, never with the first paint.
+import type { HttparseParser } from '../parsers/httparse.ts';
 import { LENIENCY_FLAGS, type LeniencyFlag } from '../types.ts';
 
 /** One parser in one configuration. */
@@ -108,7 +109,7 @@ export function labConfigs(parsers: LabParsers): LabConfig[] {
       const httparse = parser as HttparseParser;
       configs.push({ id: 'httparse', label: 'httparse', about: `${parser.label}: ${parser.derived}.`, parse: (b) => httparse.parse(b, 'request', 'GET') });
       // The options of httparse's ParserConfig that apply to requests are its first three (bits 0-2).
-      const requestOptions = HTTPARSE_OPTIONS.slice(0, 3);
+      const requestOptions = httparse.optionNames.slice(0, 3);
       const bits = 0b111;
       configs.push({
         id: 'httparse-lenient',

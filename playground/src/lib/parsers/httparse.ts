@@ -32,6 +32,8 @@ export const HTTPARSE_OPTIONS = [
 
 /** The httparse column, which can also parse with httparse's parser options. */
 export interface HttparseParser extends ExternalParser {
+  /** HTTPARSE_OPTIONS: the option each bit of `parseWith`'s options turns on. */
+  optionNames: readonly string[];
   /** `parse` with the options whose bits `options` sets (see HTTPARSE_OPTIONS). */
   parseWith(bytes: Uint8Array, mode: Mode, requestMethod: string, options: number): ReturnType<ExternalParser['parse']>;
 }
@@ -46,6 +48,7 @@ export async function loadHttparse(source: BufferSource | URL | string, info: Bu
     builtFrom: info.builtFrom,
     derived: 'framing, body and the stream loop are derived: what hyper does with httparse’s heads and chunk sizes (RFC 9112 6.3); httparse reports no error offset, so an error is placed at the head’s first byte',
     parse: (bytes, mode, requestMethod) => parse(wasm, bytes, mode, requestMethod, 0),
+    optionNames: HTTPARSE_OPTIONS,
     parseWith: (bytes, mode, requestMethod, options) => parse(wasm, bytes, mode, requestMethod, options),
   };
 }
