@@ -39,11 +39,13 @@ type message struct {
 	Trailers   [][2]string `json:"trailers"`
 	Framing    string      `json:"framing"`
 	BodyLength int         `json:"bodyLength"`
-	KeepAlive  bool        `json:"keepAlive"`
-	Upgrade    bool        `json:"upgrade"`
-	Offset     int         `json:"offset"`
-	End        int         `json:"end"`
-	Complete   bool        `json:"complete"`
+	// Body is the body as read (chunked decoded); JSON carries it in base64.
+	Body      []byte `json:"body"`
+	KeepAlive bool   `json:"keepAlive"`
+	Upgrade   bool   `json:"upgrade"`
+	Offset    int    `json:"offset"`
+	End       int    `json:"end"`
+	Complete  bool   `json:"complete"`
 }
 
 type parseError struct {
@@ -145,8 +147,10 @@ func parse(mode string, input []byte, method string) result {
 			body, trailer, closes = resp.Body, func() http.Header { return resp.Trailer }, resp.Close || resp.StatusCode == 101
 		}
 		m.Offset = start
-		n, err := io.Copy(io.Discard, body)
+		var read bytes.Buffer
+		n, err := io.Copy(&read, body)
 		m.BodyLength = int(n)
+		m.Body = read.Bytes()
 		m.Trailers = fields(trailer())
 		if err != nil {
 			res.Messages = append(res.Messages, m)

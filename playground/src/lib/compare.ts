@@ -152,6 +152,7 @@ export function parseWithHttpspan(
           break;
         case 'end':
           current.complete = true;
+          current.end = event.offset;
           break;
         case 'closed':
           consumed = event.offset;
@@ -462,7 +463,7 @@ function buildRows(columns: CompareColumn[], mode: Mode, length: number): Compar
       const text = m?.framing ? FRAMING_TEXT[m.framing] : '—';
       return plain(text, m?.framing !== undefined && differsBy(r, (a, b) => a.framing === undefined || a.framing === b.framing), isStrict);
     });
-    // Where each message ended: the other parsers report it (httpspan's end event carries no offset).
+    // Where each message ended, as each parser reports it (every column does now; the lab forwards these ranges).
     if (columns.some((c) => c.result.messages[i]?.end !== undefined)) {
       row(`message-${i + 1}-end`, `${label}: ends at byte`, i + 1, (r, isStrict) => {
         const { m } = pair(r);

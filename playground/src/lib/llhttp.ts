@@ -136,8 +136,14 @@ export class Llhttp {
   /** While a `timer` runs: callbacks only count the spans they are given. */
   #counting: { spans: number } | null = null;
 
+  /** The module's llhttp_set_lenient_* setters, which `--insecure-http-parser` turns all on in Node. */
+  readonly lenientSetters: readonly string[];
+
   private constructor(exports: LlhttpExports) {
     this.#ex = exports;
+    this.lenientSetters = Object.keys(exports)
+      .filter((name) => name.startsWith('llhttp_set_lenient_'))
+      .sort();
   }
 
   /** Instantiates a compiled llhttp module (undici's build: it imports eight `env` callbacks). */
@@ -235,13 +241,19 @@ export class Llhttp {
    * response to HEAD, or of an interim 1xx, it tells llhttp there is no body, and after a 2xx to
    * CONNECT that the connection leaves HTTP. (204 and 304 llhttp knows by itself.) After an
    * upgrade (llhttp's HPE_PAUSED_UPGRADE: a 101, a CONNECT request, a request with Upgrade and
-   * Connection: upgrade) nothing more is read; `consumed` says where it stopped.
+   * Connection: upgrade) nothing more is read; `consumed` says where it stopped. `insecure`
+   * turns on every llhttp_set_lenient_* flag first, as Node's `--insecure-http-parser` does.
    */
-  parse(bytes: Uint8Array, mode: 'request' | 'response', requestMethod = 'GET'): PeerResult {
+  parse(bytes: Uint8Array, mode: 'request' | 'response', requestMethod = 'GET', insecure = false): PeerResult {
     if (this.#run) throw new Error('Llhttp.parse is not reentrant');
     const ex = this.#ex;
     const len = bytes.length;
     const parser = ex.llhttp_alloc(mode === 'request' ? TYPE_REQUEST : TYPE_RESPONSE);
+    if (insecure && parser !== 0) {
+      // What Node's --insecure-http-parser does: every lenient flag of llhttp on.
+      const setters = ex as unknown as Record<string, (parser: number, on: number) => void>;
+      for (const name of this.lenientSetters) setters[name](parser, 1);
+    }
     // malloc(0) may return null: ask for at least one byte.
     const data = ex.malloc(Math.max(len, 1));
     const run: Run = { parser, mode, requestMethod, drafts: [], pausedIn: null, finishing: false };
@@ -260,6 +272,7 @@ export class Llhttp {
         // Where the callback paused: the message's first byte, or the byte after its last.
         pos = ex.llhttp_get_error_pos(parser) - data;
         if (run.pausedIn === 'begin') run.drafts[run.drafts.length - 1].message.offset = pos;
+        if (run.pausedIn === 'complete') run.drafts[run.drafts.length - 1].message.end = pos;
         run.pausedIn = null;
         ex.llhttp_resume(parser);
       }

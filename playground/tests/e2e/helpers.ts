@@ -15,3 +15,13 @@ export function watchErrors(page: Page): string[] {
 export async function shot(page: Page, info: TestInfo, name: string) {
   await page.screenshot({ path: info.outputPath(`${name}.png`), fullPage: true });
 }
+
+/** Loads the site and reloads it until the service worker controls the page (offline tests). */
+export async function underServiceWorker(page: Page) {
+  await page.goto('./');
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+}

@@ -3,7 +3,7 @@
 // smuggling preset through every parser, a cell opening its preset, offline use once loaded,
 // and the phone layout. Screenshots are kept in test-results/.
 import { expect, test, type Page } from '@playwright/test';
-import { shot, watchErrors } from './helpers.ts';
+import { shot, underServiceWorker, watchErrors } from './helpers.ts';
 
 /** The smuggling presets' ids, from the preset menu. */
 function smugglingPresets(page: Page): Promise<string[]> {
@@ -75,12 +75,7 @@ test('the gallery shows every smuggling preset for every parser, and a cell open
 test('the other parsers work offline once loaded', async ({ page, context }) => {
   test.setTimeout(90_000);
   const errors = watchErrors(page);
-  await page.goto('./');
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await page.reload();
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await underServiceWorker(page);
   await showCompare(page);
   await context.setOffline(true);
   await page.reload();

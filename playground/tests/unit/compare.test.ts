@@ -97,8 +97,12 @@ describe('compare: the columns', () => {
     expect(collapsed(c)).toEqual(without());
     expect(column(c, 'llhttp').sameAsStrict).toBe(false);
     expect(c.summary).toEqual([]);
-    expect(c.rows.map((r) => r.id)).toEqual(['status', 'messages', 'read', 'message-1-start', 'message-1-headers', 'message-1-body', 'message-1-framing', 'error']);
+    expect(c.rows.map((r) => r.id)).toEqual(['status', 'messages', 'read', 'message-1-start', 'message-1-headers', 'message-1-body', 'message-1-framing', 'message-1-end', 'error']);
     expect(c.rows.flatMap((r) => r.cells).some((cell) => cell.differs)).toBe(false);
+    // httpspan and llhttp report where the message ended, as the other columns do.
+    const end = c.rows.find((r) => r.id === 'message-1-end')!;
+    expect(new Set(end.cells.map((cell) => cell.text)).size).toBe(1);
+    expect(end.cells[0].text).not.toBe('—');
   });
 
   it('leaves llhttp out when it is not loaded, and takes its label from the options', () => {

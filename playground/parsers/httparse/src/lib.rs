@@ -28,6 +28,33 @@ pub const ERROR_NAMES: [&str; 8] = [
     "ChunkSize",
 ];
 
+/// httparse's `ParserConfig` settings, in the order of the bits of [`parse_head_with`]'s
+/// `options` (bit 0 first); all off is httparse's default.
+pub const OPTION_NAMES: [&str; 7] = [
+    "allow_multiple_spaces_in_request_line_delimiters",
+    "allow_space_before_first_header_name",
+    "ignore_invalid_headers_in_requests",
+    "allow_spaces_after_header_name_in_responses",
+    "allow_obsolete_multiline_headers_in_responses",
+    "allow_multiple_spaces_in_response_status_delimiters",
+    "ignore_invalid_headers_in_responses",
+];
+
+/// The parser configuration the bits of `options` turn on (see [`OPTION_NAMES`]).
+fn config(options: u32) -> httparse::ParserConfig {
+    let on = |bit: u32| options & (1 << bit) != 0;
+    let mut config = httparse::ParserConfig::default();
+    config
+        .allow_multiple_spaces_in_request_line_delimiters(on(0))
+        .allow_space_before_first_header_name(on(1))
+        .ignore_invalid_headers_in_requests(on(2))
+        .allow_spaces_after_header_name_in_responses(on(3))
+        .allow_obsolete_multiline_headers_in_responses(on(4))
+        .allow_multiple_spaces_in_response_status_delimiters(on(5))
+        .ignore_invalid_headers_in_responses(on(6));
+    config
+}
+
 const COMPLETE: u32 = 0;
 const PARTIAL: u32 = 1;
 const ERROR: u32 = 2;
@@ -67,13 +94,14 @@ fn push_headers(out: &mut Vec<u32>, input: &[u8], headers: &[httparse::Header<'_
 }
 
 /// What one head parse found, as the words of the output buffer.
-fn head_words(input: &[u8], start: usize, request: bool) -> Vec<u32> {
+fn head_words(input: &[u8], start: usize, request: bool, options: u32) -> Vec<u32> {
+    let config = config(options);
     let bytes = &input[start.min(input.len())..];
     let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
     let mut out = Vec::new();
     if request {
         let mut req = httparse::Request::new(&mut headers);
-        match req.parse(bytes) {
+        match config.parse_request(&mut req, bytes) {
             Ok(httparse::Status::Complete(n)) => {
                 out.extend([COMPLETE, n as u32]);
                 out.extend(span(input, req.method.unwrap_or("").as_bytes()));
@@ -86,7 +114,7 @@ fn head_words(input: &[u8], start: usize, request: bool) -> Vec<u32> {
         }
     } else {
         let mut resp = httparse::Response::new(&mut headers);
-        match resp.parse(bytes) {
+        match config.parse_response(&mut resp, bytes) {
             Ok(httparse::Status::Complete(n)) => {
                 out.extend([COMPLETE, n as u32]);
                 out.push(u32::from(resp.version.unwrap_or(0)));
@@ -137,7 +165,15 @@ pub extern "C" fn output_buffer() -> *const u32 {
 #[allow(unsafe_code)] // `no_mangle` only: the page calls the function by this name.
 #[no_mangle]
 pub extern "C" fn parse_head(request: u32, start: usize) -> *const u32 {
-    answer(|input| head_words(input, start, request != 0))
+    answer(|input| head_words(input, start, request != 0, 0))
+}
+
+/// [`parse_head`] with httparse's parser options: bit k of `options` turns on
+/// [`OPTION_NAMES`]`[k]`.
+#[allow(unsafe_code)] // `no_mangle` only: the page calls the function by this name.
+#[no_mangle]
+pub extern "C" fn parse_head_with(request: u32, start: usize, options: u32) -> *const u32 {
+    answer(|input| head_words(input, start, request != 0, options))
 }
 
 /// Parses one chunk-size line at byte `start`: complete gives `[0, bytes read, size low 32
@@ -190,6 +226,18 @@ mod tests {
     fn request_head_spans_count_from_the_input() {
         let w = run(b"xxGET /a HTTP/1.1\r\nHost: h\r\n\r\n", || parse_head(1, 2));
         assert_eq!(w[..9], [COMPLETE, 28, 2, 3, 6, 2, 1, 1, 19]);
+    }
+
+    #[test]
+    fn options_relax_what_the_default_refuses() {
+        let spaced = b"GET  /  HTTP/1.1\r\nHost: h\r\n\r\n";
+        assert_eq!(run(spaced, || parse_head(1, 0))[0], ERROR);
+        assert_eq!(run(spaced, || parse_head_with(1, 0, 1))[0], COMPLETE);
+        // An invalid field line is skipped: one field (Host) is left.
+        let invalid = b"GET / HTTP/1.1\r\nBad Name: x\r\nHost: h\r\n\r\n";
+        assert_eq!(run(invalid, || parse_head(1, 0))[0], ERROR);
+        let w = run(invalid, || parse_head_with(1, 0, 1 << 2));
+        assert_eq!((w[0], w[7]), (COMPLETE, 1));
     }
 
     #[test]

@@ -98,7 +98,7 @@ export function readStream(
   mode: Mode,
   requestMethod: string,
   head: (offset: number) => { status: 'complete'; message: PeerMessage; end: number } | { status: 'partial' } | { status: 'error'; code: string; reason: string },
-  body: (offset: number, framing: Framing, length: number) => { status: 'complete'; end: number; bodyLength: number; trailers: [string, string][] } | { status: 'partial'; bodyLength: number } | { status: 'error'; code: string; reason: string; offset: number },
+  body: (offset: number, framing: Framing, length: number) => { status: 'complete'; end: number; bodyLength: number; trailers: [string, string][]; body?: Uint8Array } | { status: 'partial'; bodyLength: number } | { status: 'error'; code: string; reason: string; offset: number },
 ): PeerResult {
   const messages: PeerMessage[] = [];
   let offset = 0;
@@ -126,12 +126,15 @@ export function readStream(
     if (b.status === 'partial') {
       if (f.framing === 'until-close') {
         m.complete = true;
+        m.body = bytes.slice(h.end);
         m.end = bytes.length;
         return { status: 'complete', messages, error: null, consumed: bytes.length };
       }
       return { status: 'partial', messages, error: null, consumed: bytes.length };
     }
     m.trailers = b.trailers;
+    // A chunked body comes decoded from the parser; a length-delimited one is the bytes it spans.
+    m.body = b.body ?? bytes.slice(h.end, b.end);
     m.complete = true;
     m.end = b.end;
     offset = b.end;

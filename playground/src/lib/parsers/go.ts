@@ -37,8 +37,15 @@ export async function loadGo(source: BufferSource | URL | string, info: BuildInf
     derived: 'the error offset is derived: Go’s errors carry none, so it is how far Go had read when it gave up',
     parse: (bytes, mode, requestMethod) => {
       const result = JSON.parse(goParse(mode, bytes, requestMethod)) as PeerResult;
-      for (const m of result.messages) m.body = new Uint8Array(0);
+      // Go's JSON carries each body in base64 (null when empty).
+      for (const m of result.messages) m.body = base64Bytes(m.body as unknown as string | null);
       return result;
     },
   };
+}
+
+/** The bytes of a base64 string (Go's encoding of []byte), empty for null. */
+function base64Bytes(text: string | null): Uint8Array {
+  if (!text) return new Uint8Array(0);
+  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 }

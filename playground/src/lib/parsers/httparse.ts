@@ -3,7 +3,7 @@
 // reads heads and chunk-size lines; the stream loop and the framing are its caller's, done here
 // as hyper does them and marked as derived.
 
-import { latin1Text } from '../bytes.ts';
+import { concatBytes, latin1Text } from '../bytes.ts';
 import type { Mode } from '../types.ts';
 import { compileModule, lengthBody, newMessage, readStream, type BuildInfo, type ExternalParser, type Framing } from './common.ts';
 
@@ -11,6 +11,7 @@ interface HttparseExports {
   memory: WebAssembly.Memory;
   input_buffer(len: number): number;
   parse_head(request: number, start: number): number;
+  parse_head_with(request: number, start: number, options: number): number;
   parse_chunk_size(start: number): number;
   parse_trailers(start: number): number;
 }
@@ -18,8 +19,27 @@ interface HttparseExports {
 /** httparse's error kinds, in the order the module reports them (src/lib.rs ERROR_NAMES). */
 const ERROR_NAMES = ['HeaderName', 'HeaderValue', 'NewLine', 'Status', 'Token', 'TooManyHeaders', 'Version', 'ChunkSize'];
 
+/** httparse's ParserConfig settings, bit k of an options word turning on HTTPARSE_OPTIONS[k] (src/lib.rs OPTION_NAMES). */
+export const HTTPARSE_OPTIONS = [
+  'allow_multiple_spaces_in_request_line_delimiters',
+  'allow_space_before_first_header_name',
+  'ignore_invalid_headers_in_requests',
+  'allow_spaces_after_header_name_in_responses',
+  'allow_obsolete_multiline_headers_in_responses',
+  'allow_multiple_spaces_in_response_status_delimiters',
+  'ignore_invalid_headers_in_responses',
+] as const;
+
+/** The httparse column, which can also parse with httparse's parser options. */
+export interface HttparseParser extends ExternalParser {
+  /** HTTPARSE_OPTIONS: the option each bit of `parseWith`'s options turns on. */
+  optionNames: readonly string[];
+  /** `parse` with the options whose bits `options` sets (see HTTPARSE_OPTIONS). */
+  parseWith(bytes: Uint8Array, mode: Mode, requestMethod: string, options: number): ReturnType<ExternalParser['parse']>;
+}
+
 /** Loads the module (bytes or URL) and gives the column. */
-export async function loadHttparse(source: BufferSource | URL | string, info: BuildInfo): Promise<ExternalParser> {
+export async function loadHttparse(source: BufferSource | URL | string, info: BuildInfo): Promise<HttparseParser> {
   const instance = await WebAssembly.instantiate(await compileModule(source), {});
   const wasm = instance.exports as unknown as HttparseExports;
   return {
@@ -27,11 +47,13 @@ export async function loadHttparse(source: BufferSource | URL | string, info: Bu
     label: `httparse ${info.version}`,
     builtFrom: info.builtFrom,
     derived: 'framing, body and the stream loop are derived: what hyper does with httparse’s heads and chunk sizes (RFC 9112 6.3); httparse reports no error offset, so an error is placed at the head’s first byte',
-    parse: (bytes, mode, requestMethod) => parse(wasm, bytes, mode, requestMethod),
+    parse: (bytes, mode, requestMethod) => parse(wasm, bytes, mode, requestMethod, 0),
+    optionNames: HTTPARSE_OPTIONS,
+    parseWith: (bytes, mode, requestMethod, options) => parse(wasm, bytes, mode, requestMethod, options),
   };
 }
 
-function parse(wasm: HttparseExports, bytes: Uint8Array, mode: Mode, requestMethod: string) {
+function parse(wasm: HttparseExports, bytes: Uint8Array, mode: Mode, requestMethod: string, options: number) {
   const inputPointer = wasm.input_buffer(bytes.length); // may grow the memory: call before taking the buffer
   new Uint8Array(wasm.memory.buffer, inputPointer, bytes.length).set(bytes);
   /** The answer's words (the memory may have grown, so the view is made after the call). */
@@ -48,7 +70,7 @@ function parse(wasm: HttparseExports, bytes: Uint8Array, mode: Mode, requestMeth
   };
 
   const head = (offset: number) => {
-    const p = wasm.parse_head(mode === 'request' ? 1 : 0, offset);
+    const p = wasm.parse_head_with(mode === 'request' ? 1 : 0, offset, options);
     const status = words(p, 1)[0];
     if (status === 1) return { status: 'partial' as const };
     if (status === 2) return failed(p);
@@ -67,6 +89,7 @@ function parse(wasm: HttparseExports, bytes: Uint8Array, mode: Mode, requestMeth
     // hyper's chunked decoder: httparse's chunk-size line, the data, then CRLF; size 0 ends with the trailer section.
     let at = offset;
     let bodyLength = 0;
+    const data: Uint8Array[] = [];
     for (;;) {
       const p = wasm.parse_chunk_size(at);
       const w = words(p, 4);
@@ -79,10 +102,11 @@ function parse(wasm: HttparseExports, bytes: Uint8Array, mode: Mode, requestMeth
         const tw = words(t, 2);
         if (tw[0] === 1) return { status: 'partial' as const, bodyLength };
         if (tw[0] === 2) return { ...failed(t), offset: at };
-        return { status: 'complete' as const, end: at + tw[1], bodyLength, trailers: fields(t, 2) };
+        return { status: 'complete' as const, end: at + tw[1], bodyLength, trailers: fields(t, 2), body: concatBytes(data) };
       }
       const available = Math.min(size, bytes.length - at);
       bodyLength += available;
+      data.push(bytes.slice(at, at + available));
       if (available < size) return { status: 'partial' as const, bodyLength };
       at += size;
       if (bytes.length - at < 2) return { status: 'partial' as const, bodyLength };

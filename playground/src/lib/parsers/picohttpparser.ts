@@ -93,7 +93,9 @@ function parse(wasm: PicoExports, bytes: Uint8Array, mode: Mode, requestMethod: 
       const decoded = word(BUFSZ);
       if (rest === -2) return { status: 'partial' as const, bodyLength: decoded };
       if (rest < 0) return { status: 'error' as const, code: 'chunked_error', reason: 'phr_decode_chunked returned -1 (no offset reported; the body starts here)', offset };
-      return { status: 'complete' as const, end: offset + left - rest, bodyLength: decoded, trailers: [] as [string, string][] };
+      // phr_decode_chunked moved the data to the start of the copy.
+      const body = u8().slice(copy, copy + decoded);
+      return { status: 'complete' as const, end: offset + left - rest, bodyLength: decoded, trailers: [] as [string, string][], body };
     };
     return readStream(bytes, mode, requestMethod, head, body);
   } finally {

@@ -1,0 +1,280 @@
+// The smuggling lab's chain: a front end frames the client's bytes and forwards each request it
+// read to its end over one upstream connection; a back end frames that upstream stream its own
+// way. A desync is the back end drawing a request boundary where the front end drew none (or
+// missing one it drew): the bytes after the back end's boundary are a prefix of the next
+// request it reads, so a request the front end never forwarded as one reaches the back end, or
+// the next client's request (the victim's) is read behind what the attacker left.
+//
+// Forwarding is the user's choice:
+// - raw: each request's bytes exactly as the front end framed them (its first byte to the byte
+//   after its end), as proxies that splice the stream do;
+// - reserialize: a request rebuilt from what the front end understood (start line in HTTP/1.1,
+//   the field lines it reported except hop-by-hop ones and ones it cannot write upstream, the
+//   body as it decoded it with a Content-Length), as hyper-based proxies do.
+
+import { latin1Bytes, latin1Text, concatBytes } from '../bytes.ts';
+import type { PeerMessage, PeerResult } from '../llhttp.ts';
+import type { LabConfig } from './configs.ts';
+
+export type Forwarding = 'raw' | 'reserialize';
+
+/** Bytes `start` to `end` (exclusive) of a stream. */
+export interface Range {
+  start: number;
+  end: number;
+}
+
+/** A request the front end read to its end, and where it went. */
+export interface FrontRequest {
+  /** Where it lies in the client's bytes. */
+  client: Range;
+  /** Where its forwarded bytes lie in the upstream stream. */
+  upstream: Range;
+  startLine: string;
+  message: PeerMessage;
+}
+
+/** A request the back end read (the last one may be unfinished). */
+export interface BackRequest {
+  /** Where it lies in the upstream stream (an unfinished one runs to the stream's end). */
+  upstream: Range;
+  startLine: string;
+  complete: boolean;
+  /** Whether it starts where a forwarded request starts (false: its first bytes came from inside another). */
+  aligned: boolean;
+  message: PeerMessage;
+}
+
+/** How the back end reads the victim's request, sent right after the attacker's on the same upstream connection. */
+export interface VictimReading {
+  /** 'intact': read as sent; 'poisoned': read behind a smuggled prefix or inside another request; 'rejected': the back end refuses. */
+  outcome: 'intact' | 'poisoned' | 'rejected';
+  /** The start line of the request the victim's first byte falls in, as the back end reads it. */
+  startLine: string | null;
+  /** Sentence for the page. */
+  text: string;
+}
+
+/** A desync, where the back end's boundaries first leave the front end's. */
+export interface Desync {
+  /** Upstream offset of the first boundary the two do not share. */
+  at: number;
+  /** The smuggled prefix: bytes of a forwarded request that the back end reads as the start of another (upstream offsets), or null when the back end reads past the front end's boundary instead. */
+  smuggled: Range | null;
+  /** The same prefix in the client's bytes (raw forwarding only). */
+  smuggledInClient: Range | null;
+  /** Requests the back end read that the front end never forwarded as one (their first byte lies inside a forwarded request). */
+  hidden: BackRequest[];
+  victim: VictimReading;
+}
+
+export type Verdict = 'agree' | 'desync' | 'front-rejects' | 'back-rejects' | 'back-closes' | 'nothing-forwarded';
+
+/** Everything the lab shows for one input through one pair. */
+export interface ChainResult {
+  client: Uint8Array;
+  forwarding: Forwarding;
+  front: PeerResult;
+  frontRequests: FrontRequest[];
+  upstream: Uint8Array;
+  back: PeerResult;
+  backRequests: BackRequest[];
+  /** The upstream stream with the victim's request (VICTIM_REQUEST) after it, as the back end reads that. */
+  victimStream: Uint8Array;
+  victimBack: PeerResult;
+  victimRequests: BackRequest[];
+  verdict: Verdict;
+  desync: Desync | null;
+  /** The verdict and each side's reading, in sentences. */
+  summary: string[];
+}
+
+/** The request another client sends next, which the lab appends upstream to show its fate. */
+export const VICTIM_REQUEST = 'GET /account HTTP/1.1\r\nHost: example.com\r\nCookie: session=victim\r\n\r\n';
+
+/** Field names a proxy does not forward (RFC 9110 7.6.1, and the framing it writes itself). */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'transfer-encoding', 'upgrade', 'content-length', 'trailer']);
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const UNWRITABLE_VALUE = /[\r\n\u0000]/;
+
+export function startLineOf(m: PeerMessage): string {
+  return `${m.method ?? '?'} ${m.target ?? '?'} ${m.version}`;
+}
+
+/** Where a parsed message ends: its reported end, else where the next begins, else where reading stopped. */
+function messageEnd(result: PeerResult, index: number, length: number): number {
+  const m = result.messages[index];
+  if (!m.complete) return length;
+  if (m.end !== undefined) return m.end;
+  const next = result.messages[index + 1];
+  return next && next.offset >= 0 ? next.offset : result.consumed;
+}
+
+/**
+ * A request rebuilt from what a front end understood: `METHOD target HTTP/1.1`, the field lines
+ * it reported except hop-by-hop ones, names listed in Connection, names that are not tokens and
+ * values with CR, LF or NUL (hyper's HeaderName/HeaderValue and Go's transport refuse to write
+ * those), then Content-Length and the body as decoded.
+ */
+export function reserialize(m: PeerMessage): Uint8Array {
+  const listed = new Set(
+    m.headers
+      .filter(([n]) => n.toLowerCase() === 'connection')
+      .flatMap(([, v]) => v.split(','))
+      .map((v) => v.trim().toLowerCase()),
+  );
+  const lines = [`${m.method} ${m.target} HTTP/1.1`];
+  for (const [name, rawValue] of m.headers) {
+    const lower = name.toLowerCase();
+    const value = rawValue.replace(/^[ \t]+|[ \t]+$/g, '');
+    if (HOP_BY_HOP.has(lower) || listed.has(lower) || !TOKEN.test(name) || UNWRITABLE_VALUE.test(value)) continue;
+    lines.push(`${name}: ${value}`);
+  }
+  const body = m.body;
+  const needsLength = body.length > 0 || m.framing === 'content-length' || m.framing === 'chunked';
+  if (needsLength) lines.push(`Content-Length: ${body.length}`);
+  return concatBytes([latin1Bytes(lines.join('\r\n') + '\r\n\r\n'), body]);
+}
+
+/** The requests a result read, as ranges of its stream. */
+function backRequestsOf(result: PeerResult, length: number, starts: Set<number>): BackRequest[] {
+  return result.messages.map((m, i) => ({
+    upstream: { start: m.offset, end: messageEnd(result, i, length) },
+    startLine: startLineOf(m),
+    complete: m.complete,
+    aligned: starts.has(m.offset),
+    message: m,
+  }));
+}
+
+/** How the back end reads the victim's request, which starts at `at` of `stream`. */
+function victimReading(result: PeerResult, requests: BackRequest[], stream: Uint8Array, at: number): VictimReading {
+  const found = requests.find((r) => r.upstream.start <= at && at < r.upstream.end);
+  // An unfinished request holds the victim's bytes only while the back end still waits; after an error it holds nothing.
+  const holder = found && (found.complete || result.status === 'partial') ? found : undefined;
+  if (holder && holder.upstream.start === at && holder.complete && holder.upstream.end === stream.length) {
+    return { outcome: 'intact', startLine: holder.startLine, text: `The back end reads the victim's request as sent: ${holder.startLine}.` };
+  }
+  if (holder) {
+    const inside = at - holder.upstream.start;
+    const how = holder.upstream.start === at ? 'from its first byte, but not as sent' : `behind ${inside} bytes the attacker left`;
+    const end = holder.complete ? '' : ' (still waiting for the rest of it)';
+    return {
+      outcome: 'poisoned',
+      startLine: holder.startLine,
+      text: `The back end reads the victim's request ${how}: it serves "${holder.startLine}"${end}, with the victim's bytes from byte ${inside} of that request.`,
+    };
+  }
+  if (result.status === 'error' && result.error) {
+    return { outcome: 'rejected', startLine: null, text: `The back end rejects the stream at byte ${result.error.offset} (the victim's request starts at byte ${at}): the victim gets an error.` };
+  }
+  return { outcome: 'rejected', startLine: null, text: `The back end stops reading before the victim's request (byte ${at}): the victim gets no answer on this connection.` };
+}
+
+/** Runs `client` through `front`, forwards what it read, and lets `back` read that. */
+export function runChain(client: Uint8Array, front: LabConfig, back: LabConfig, forwarding: Forwarding): ChainResult {
+  const frontResult = front.parse(client);
+  const frontRequests: FrontRequest[] = [];
+  const pieces: Uint8Array[] = [];
+  let at = 0;
+  frontResult.messages.forEach((m, i) => {
+    if (!m.complete) return;
+    const clientRange = { start: m.offset, end: messageEnd(frontResult, i, client.length) };
+    const bytes = forwarding === 'raw' ? client.slice(clientRange.start, clientRange.end) : reserialize(m);
+    frontRequests.push({ client: clientRange, upstream: { start: at, end: at + bytes.length }, startLine: startLineOf(m), message: m });
+    pieces.push(bytes);
+    at += bytes.length;
+  });
+  const upstream = concatBytes(pieces);
+  const backResult = back.parse(upstream);
+  const starts = new Set(frontRequests.map((f) => f.upstream.start));
+  const backRequests = backRequestsOf(backResult, upstream.length, starts);
+  const victimStream = concatBytes([upstream, latin1Bytes(VICTIM_REQUEST)]);
+  const victimBack = back.parse(victimStream);
+  const victimRequests = backRequestsOf(victimBack, victimStream.length, new Set([...starts, upstream.length]));
+
+  const frontEnds = new Set(frontRequests.map((f) => f.upstream.end));
+  const backEnds = new Set(backRequests.filter((r) => r.complete).map((r) => r.upstream.end));
+  // A back end that closes the connection (Connection: close, HTTP/1.0, an upgrade) reads nothing
+  // after it: what it left unread smuggles nothing, and where it stopped is no boundary of its own.
+  const readUpTo = backResult.status === 'complete' ? backResult.consumed : upstream.length;
+  const closes = readUpTo < upstream.length;
+  const mismatches = [
+    ...[...backEnds].filter((e) => !frontEnds.has(e) && !(closes && e >= readUpTo)),
+    ...[...frontEnds].filter((e) => e <= readUpTo && !backEnds.has(e) && !(backResult.status === 'error' && e > backResult.consumed)),
+  ].sort((a, b) => a - b);
+  const hidden = backRequests.filter((r) => !r.aligned && r.upstream.start < upstream.length);
+  // The back end waiting inside a request the front end considers complete is a desync too.
+  const waiting = backResult.status === 'partial' && upstream.length > 0;
+  const split = mismatches.length > 0 || waiting;
+  const desynced = hidden.some((r) => r.complete) || (backResult.status !== 'error' && split);
+
+  let verdict: Verdict;
+  if (desynced) verdict = 'desync';
+  else if (frontRequests.length === 0) verdict = frontResult.status === 'error' ? 'front-rejects' : 'nothing-forwarded';
+  else if (backResult.status === 'error') verdict = 'back-rejects';
+  else if (closes && frontRequests.some((f) => f.upstream.end > readUpTo)) verdict = 'back-closes';
+  else if (frontResult.status === 'error') verdict = 'front-rejects';
+  else verdict = 'agree';
+
+  let desync: Desync | null = null;
+  if (desynced) {
+    const first = mismatches.length > 0 ? mismatches[0] : backRequests[backRequests.length - 1].upstream.start;
+    const owner = frontRequests.find((f) => f.upstream.start < first && first < f.upstream.end);
+    const backCutsEarly = owner !== undefined && backEnds.has(first);
+    const smuggled = backCutsEarly ? { start: first, end: owner.upstream.end } : null;
+    const smuggledInClient =
+      smuggled && owner && forwarding === 'raw'
+        ? { start: owner.client.start + (smuggled.start - owner.upstream.start), end: owner.client.end }
+        : null;
+    desync = { at: first, smuggled, smuggledInClient, hidden, victim: victimReading(victimBack, victimRequests, victimStream, upstream.length) };
+  }
+
+  return {
+    client,
+    forwarding,
+    front: frontResult,
+    frontRequests,
+    upstream,
+    back: backResult,
+    backRequests,
+    victimStream,
+    victimBack,
+    victimRequests,
+    verdict,
+    desync,
+    summary: describe(front, back, frontResult, frontRequests, backResult, backRequests, verdict, desync, upstream),
+  };
+}
+
+function reading(label: string, result: PeerResult, requests: { startLine: string; complete: boolean }[], stream: string): string {
+  const list = requests.map((r) => `"${r.startLine}"${r.complete ? '' : ' (unfinished)'}`).join(', ');
+  const read = requests.length === 0 ? 'reads no request' : `reads ${requests.length} request${requests.length === 1 ? '' : 's'}: ${list}`;
+  const error = result.error ? `, then rejects ${stream} at byte ${result.error.offset} (${result.error.code})` : '';
+  return `${label} ${read}${error}.`;
+}
+
+function describe(
+  front: LabConfig,
+  back: LabConfig,
+  frontResult: PeerResult,
+  frontRequests: FrontRequest[],
+  backResult: PeerResult,
+  backRequests: BackRequest[],
+  verdict: Verdict,
+  desync: Desync | null,
+  upstream: Uint8Array,
+): string[] {
+  const lines: string[] = [];
+  if (verdict === 'desync' && desync) {
+    const prefix = desync.smuggled ? ` The smuggled prefix is ${desync.smuggled.end - desync.smuggled.start} bytes: "${latin1Text(upstream.subarray(desync.smuggled.start, desync.smuggled.end)).slice(0, 80).replace(/\r/g, '\\r').replace(/\n/g, '\\n')}".` : '';
+    lines.push(`Desync: the back end's request boundaries leave the front end's at upstream byte ${desync.at}.${prefix}`);
+  } else if (verdict === 'agree') lines.push('No desync: both frame every forwarded request alike.');
+  else if (verdict === 'front-rejects') lines.push(`No desync: the front end rejects the input at byte ${frontResult.error?.offset ?? '?'} and forwards only what it read before.`);
+  else if (verdict === 'back-closes') lines.push(`No desync: the back end closes the connection at upstream byte ${backResult.consumed}, so what it left unread is never read.`);
+  else if (verdict === 'back-rejects') lines.push(`No desync: the back end rejects the upstream stream at byte ${backResult.error?.offset ?? '?'} and closes the connection.`);
+  else lines.push('Nothing was forwarded: the front end has not read a whole request.');
+  lines.push(reading(`The front end (${front.label})`, frontResult, frontRequests.map((f) => ({ startLine: f.startLine, complete: true })), 'the input'));
+  lines.push(reading(`The back end (${back.label})`, backResult, backRequests, 'the upstream stream'));
+  return lines;
+}

@@ -1,0 +1,163 @@
+// The smuggling lab in Debian's Chromium, against the built site: every lesson solved by typing
+// its stored answer, a desync shown byte by byte, the grid and its links, share links,
+// progress across reloads, offline use, the 390 px layout and axe in both themes.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { LESSONS } from '../../src/lib/lab/lessons.ts';
+import { shot, underServiceWorker, watchErrors } from './helpers.ts';
+
+/** Opens a lab page and waits until every parser is loaded. */
+async function openLab(page: Page, fragment = 'lab'): Promise<string[]> {
+  const errors = watchErrors(page);
+  await page.goto(`./#${fragment}`);
+  await expect(page.getByTestId('lab-tab-lessons')).toBeVisible();
+  await expect(page.getByTestId('lab-loading')).toHaveCount(0, { timeout: 60_000 });
+  return errors;
+}
+
+/** Types `text` into the editor's raw view: Enter is CRLF, Shift+Enter a bare LF, Alt+Enter a bare CR. */
+async function typeBytes(page: Page, text: string) {
+  const input = page.getByTestId('input');
+  await input.click();
+  await input.press('Control+a');
+  await input.press('Delete');
+  for (const piece of text.split(/(\r\n|\n|\r)/)) {
+    if (piece === '\r\n') await input.press('Enter');
+    else if (piece === '\n') await input.press('Shift+Enter');
+    else if (piece === '\r') await input.press('Alt+Enter');
+    else if (piece) await input.pressSequentially(piece);
+  }
+}
+
+for (const lesson of LESSONS) {
+  test(`lesson ${lesson.id}: the start does not meet the goal, the typed answer does`, async ({ page }, info) => {
+    test.setTimeout(90_000);
+    const errors = await openLab(page);
+    await page.getByTestId(`lab-lesson-${lesson.id}`).click();
+    await expect(page.getByTestId('lab-goal-status')).toHaveAttribute('data-met', 'false');
+    await typeBytes(page, lesson.answer);
+    await expect(page.getByTestId('lab-goal-status')).toHaveAttribute('data-met', 'true', { timeout: 15_000 });
+    await expect(page.getByTestId('lab-afterword')).toBeVisible();
+    await expect(page.getByTestId('lab-strict-refusal')).toContainText(/Strict httpspan (refuses this input at byte \d+|accepts)/);
+    await shot(page, info, `lesson-${lesson.id}`);
+    // Solved lessons are kept in local storage.
+    await page.getByTestId('lab-tab-lessons').click();
+    await expect(page.getByTestId(`lab-solved-${lesson.id}`)).toBeVisible();
+    await page.reload();
+    await expect(page.getByTestId(`lab-solved-${lesson.id}`)).toBeVisible();
+    expect(errors).toEqual([]);
+  });
+}
+
+const SPACE_BEFORE_COLON_CL = 'POST / HTTP/1.1\r\nHost: h\r\nContent-Length : 23\r\n\r\nGET /admin HTTP/1.1\r\nX:';
+
+test('a pair shows a desync byte by byte, and its share link restores it', async ({ page }, info) => {
+  test.setTimeout(90_000);
+  const errors = await openLab(page);
+  await page.getByTestId('lab-tab-pair').click();
+  await page.getByTestId('lab-front').selectOption('httpspan+spaceBeforeColon');
+  await page.getByTestId('lab-back').selectOption('go');
+  await typeBytes(page, SPACE_BEFORE_COLON_CL);
+  const verdict = page.getByTestId('lab-verdict');
+  await expect(verdict).toHaveAttribute('data-verdict', 'desync');
+  await expect(page.getByTestId('lab-victim')).toContainText('GET /admin HTTP/1.1');
+  // The smuggled prefix is marked on the client's bytes: the 23 bytes after the head.
+  const smuggled = page.getByTestId('lab-client-stream').locator('.bytes span.smuggled');
+  await expect(smuggled).toHaveCount(23);
+  await expect(page.getByTestId('lab-upstream-stream').locator('.bytes span.victim').first()).toBeVisible();
+  await page.getByTestId('lab-upstream-stream').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: info.outputPath('lab-desync.png'), fullPage: false });
+  await shot(page, info, 'lab-desync-page');
+  // Re-serializing the same request ends the desync.
+  await page.getByTestId('lab-reserialize').check();
+  await expect(verdict).not.toHaveAttribute('data-verdict', 'desync');
+  await page.getByTestId('lab-raw').check();
+  const link = page.url();
+  expect(link).toContain('#lab/pair/httpspan+spaceBeforeColon/go/raw/v1.');
+  const other = await page.context().newPage();
+  await other.goto(link);
+  await expect(other.getByTestId('lab-verdict')).toHaveAttribute('data-verdict', 'desync', { timeout: 60_000 });
+  await expect(other.getByTestId('lab-front')).toHaveValue('httpspan+spaceBeforeColon');
+  expect(errors).toEqual([]);
+});
+
+test('the grid names the desyncing pairs; a gallery preset goes to it and a cell opens its pair', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const errors = watchErrors(page);
+  await page.goto('./');
+  await page.getByTestId('preset').selectOption('te-in-http10');
+  await page.getByTestId('open-in-lab').click();
+  await expect(page.getByTestId('lab-loading')).toHaveCount(0, { timeout: 60_000 });
+  const grid = page.getByTestId('lab-grid');
+  await expect(grid).toBeVisible();
+  await expect(page.getByTestId('lab-grid-count')).toContainText('pairs desync');
+  const desync = grid.locator('[data-verdict="desync"]');
+  expect(await desync.count()).toBeGreaterThan(0);
+  await shot(page, info, 'lab-grid');
+  const pair = (await desync.first().getAttribute('data-pair'))!;
+  await desync.first().click();
+  await expect(page.getByTestId('lab-verdict')).toHaveAttribute('data-verdict', 'desync');
+  await expect(page.getByTestId('lab-front')).toHaveValue(pair.split('>')[0]);
+  await expect(page.getByTestId('lab-back')).toHaveValue(pair.split('>')[1]);
+  // The keyboard reaches the grid's links.
+  await page.getByTestId('lab-tab-grid').focus();
+  await page.keyboard.press('Enter');
+  await expect(grid).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('the lab works offline once loaded', async ({ page, context }) => {
+  test.setTimeout(90_000);
+  const errors = watchErrors(page);
+  await underServiceWorker(page);
+  await page.goto('./#lab');
+  await expect(page.getByTestId('lab-loading')).toHaveCount(0, { timeout: 60_000 });
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByTestId('lab-loading')).toHaveCount(0, { timeout: 60_000 });
+  await page.getByTestId(`lab-lesson-${LESSONS[0].id}`).click();
+  await expect(page.getByTestId('lab-goal-status')).toHaveAttribute('data-met', 'false');
+  await context.setOffline(false);
+  expect(errors).toEqual([]);
+});
+
+for (const [theme, width] of [
+  ['light', 1400],
+  ['dark', 1400],
+  ['light', 390],
+  ['dark', 390],
+] as const) {
+  test(`the lab has no accessibility violations (axe), ${theme} theme, ${width} px`, async ({ page }, info) => {
+    test.setTimeout(120_000);
+    if (width === 390) await page.setViewportSize({ width: 390, height: 844 });
+    const errors = await openLab(page);
+    if ((await page.locator('html').getAttribute('data-theme')) !== theme) await page.getByTestId('theme').click();
+    const found: string[] = [];
+    const violations = async (what: string) =>
+      found.push(
+        ...(await new AxeBuilder({ page }).analyze()).violations.map(
+          (v) => `${what}: ${v.impact} ${v.id} (${v.nodes.length}): ${v.nodes[0]?.target.join(' ')} ${v.nodes[0]?.any[0]?.message ?? v.help}`,
+        ),
+      );
+    const overflow = () => page.evaluate(() => (document.documentElement.scrollWidth > window.innerWidth ? [`page ${document.documentElement.scrollWidth}`] : []));
+    await violations('lessons');
+    await page.getByTestId(`lab-lesson-${LESSONS[0].id}`).click();
+    await page.getByTestId('lab-use-answer').waitFor({ state: 'detached' });
+    await page.getByTestId('lab-show-answer').click();
+    await page.getByTestId('lab-use-answer').click();
+    await expect(page.getByTestId('lab-goal-status')).toHaveAttribute('data-met', 'true');
+    await violations('lesson');
+    await page.goto(`./#lab/pair/httpspan+spaceBeforeColon/go/raw/${await page.evaluate(() => location.hash.split('/').pop())}`);
+    await page.getByTestId('lab-tab-pair').click();
+    await expect(page.getByTestId('lab-verdict')).toBeVisible();
+    await violations('pair');
+    expect(await overflow()).toEqual([]);
+    await page.getByTestId('lab-tab-grid').click();
+    await expect(page.getByTestId('lab-grid')).toBeVisible();
+    await violations('grid');
+    expect(await overflow()).toEqual([]);
+    await shot(page, info, `lab-${theme}-${width}`);
+    expect(found).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+}

@@ -1,0 +1,193 @@
+// The lab's pair simulator on the real parsers (httpspan's wasm package, undici's llhttp, and
+// httparse, picohttpparser and Go from parsers/dist/): its framing must be each parser's own
+// compare-view reading, and the desyncs it names are those observed.
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compare, type Comparison, type PeerResult } from '../../src/lib/compare.ts';
+import { runChain, reserialize, VICTIM_REQUEST, type ChainResult, type Forwarding } from '../../src/lib/lab/chain.ts';
+import { labConfigs, type LabConfig } from '../../src/lib/lab/configs.ts';
+import { desyncGrid } from '../../src/lib/lab/grid.ts';
+import { loadLlhttp, type Llhttp } from '../../src/lib/llhttp.ts';
+import type { ExternalParser } from '../../src/lib/parsers/common.ts';
+import { PRESETS } from '../../src/lib/presets.ts';
+import { readLlhttpWasm } from '../../vite-plugins/llhttp.ts';
+import { loadBuiltParsers } from '../../cli/node-parsers.ts';
+
+const bytes = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0));
+const text = (b: Uint8Array): string => String.fromCharCode(...b);
+
+let llhttp: Llhttp;
+let external: ExternalParser[];
+let configs: LabConfig[];
+const config = (id: string): LabConfig => {
+  const found = configs.find((c) => c.id === id);
+  if (!found) throw new Error(`no configuration ${id}`);
+  return found;
+};
+const chain = (input: string, front: string, back: string, forwarding: Forwarding = 'raw'): ChainResult =>
+  runChain(bytes(input), config(front), config(back), forwarding);
+
+beforeAll(async () => {
+  const { httparse, pico, go } = await loadBuiltParsers();
+  llhttp = await loadLlhttp(readLlhttpWasm());
+  external = [httparse, pico, go];
+  configs = labConfigs({ llhttp, external });
+});
+
+const SMUGGLED = 'GET /admin HTTP/1.1\r\nHost: h\r\n\r\n';
+/** The inputs the playground's other tests use (tests/unit/parsers.test.ts, compare.test.ts), and the lab's own. */
+const VECTORS: Record<string, string> = {
+  clTe: 'POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n' + SMUGGLED,
+  spaceInName: 'GET / HTTP/1.1\r\nHost: h\r\nBad Name: x\r\n\r\n',
+  bareLf: 'POST / HTTP/1.1\r\nHost: h\nContent-Length: 3\r\n\r\nabc',
+  chunkedTrailer: 'POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\nT: 1\r\n\r\n' + SMUGGLED,
+  badChunk: 'POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n',
+  pipelined: 'POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabcGET /y HTTP/1.1\r\nHost: a\r\n\r\n',
+  http10Te: 'POST / HTTP/1.0\r\nHost: h\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n' + SMUGGLED,
+  http10TeCl: `POST / HTTP/1.0\r\nHost: h\r\nConnection: keep-alive\r\nContent-Length: ${5 + SMUGGLED.length}\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n` + SMUGGLED,
+  spaceBeforeColonTe: 'POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\n' + SMUGGLED,
+  spaceBeforeColonCl: 'POST / HTTP/1.1\r\nHost: h\r\nContent-Length : 32\r\n\r\n' + SMUGGLED,
+};
+
+/** The compare view's column of a configuration (llhttp insecure and Go's server have none). */
+const COLUMN: Record<string, string> = { httpspan: 'strict', 'httpspan-all': 'all-lenient', llhttp: 'llhttp', httparse: 'httparse', picohttpparser: 'picohttpparser', go: 'go' };
+const columnOf = (id: string): string | undefined => COLUMN[id] ?? (id.startsWith('httpspan+') ? `lenient:${id.slice(9)}` : undefined);
+
+/** A reading's complete requests: first byte, start line, body length. */
+function requestsOf(r: PeerResult): string[] {
+  return r.messages.filter((m) => m.complete).map((m) => `${m.offset}:${m.method} ${m.target} ${m.version}:${m.bodyLength}`);
+}
+
+describe('the simulator frames as each parser’s compare-view column', () => {
+  const inputs = (): [string, Uint8Array][] => [
+    ...PRESETS.filter((p) => p.options.mode === 'request').map((p): [string, Uint8Array] => [p.id, p.bytes]),
+    ...Object.entries(VECTORS).map(([id, t]): [string, Uint8Array] => [id, bytes(t)]),
+  ];
+  it('on every request preset and every vector, front and back', () => {
+    let checked = 0;
+    for (const [id, input] of inputs()) {
+      const comparison: Comparison = compare(input, 'request', 'GET', llhttp, { external });
+      for (const c of configs) {
+        const columnId = columnOf(c.id);
+        if (columnId === undefined) continue;
+        const column = comparison.columns.find((col) => col.id === columnId)!;
+        const expected = requestsOf(column.result);
+        // As the front end: the requests it forwards are the column's complete ones, with their bytes.
+        const run = runChain(input, c, c, 'raw');
+        expect(run.frontRequests.map((f) => `${f.client.start}:${f.startLine}:${f.message.bodyLength}`), `${c.id} on ${id}`).toEqual(expected);
+        // As the back end reading raw-forwarded bytes: the same parser reads exactly what it forwarded.
+        expect(run.verdict, `${c.id} behind itself on ${id}`).not.toBe('desync');
+        expect(run.backRequests.filter((r) => r.complete).map((r) => r.startLine)).toEqual(run.frontRequests.map((f) => f.startLine));
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(200);
+  });
+  it('keeps each request’s bytes: raw forwarding is the client’s bytes of each framed request', () => {
+    const run = chain(VECTORS.pipelined, 'go', 'httpspan');
+    expect(run.frontRequests.map((f) => [f.client.start, f.client.end])).toEqual([[0, 51], [51, 79]]);
+    expect(text(run.upstream)).toBe(VECTORS.pipelined);
+    expect(run.verdict).toBe('agree');
+  });
+  it('Go’s server refuses what ReadRequest takes: a space before the colon', () => {
+    const go = config('go').parse(bytes(VECTORS.spaceBeforeColonCl));
+    const server = config('go-server').parse(bytes(VECTORS.spaceBeforeColonCl));
+    expect(go.status).toBe('complete');
+    expect(server.status).toBe('error');
+    expect(server.error?.reason).toContain('invalid header name');
+    expect(server.error?.offset).toBe(0);
+  });
+  it('httparse lenient skips a field line the default refuses', () => {
+    expect(config('httparse').parse(bytes(VECTORS.spaceInName)).status).toBe('error');
+    const lenient = config('httparse-lenient').parse(bytes(VECTORS.spaceInName));
+    expect(lenient.status).toBe('complete');
+    expect(lenient.messages[0].headers).toEqual([['Host', 'h']]);
+  });
+  it('llhttp insecure turns on the lenient setters the module has', () => {
+    expect(llhttp.lenientSetters.length).toBeGreaterThan(3);
+    expect(llhttp.lenientSetters).toContain('llhttp_set_lenient_headers');
+    expect(llhttp.lenientSetters).toContain('llhttp_set_lenient_chunked_length');
+  });
+});
+
+describe('desyncs, as observed', () => {
+  it('CL.TE desyncs no pair raw: the 2019 attack needs a parser that lets Content-Length win', () => {
+    const grid = desyncGrid(bytes(VECTORS.clTe), configs, 'raw');
+    expect(grid.cells.filter((c) => c.verdict === 'desync').map((c) => `${c.front.id}>${c.back.id}`)).toEqual([]);
+    expect(configs.length).toBe(17);
+    expect(grid.cells.length).toBe(17 * 17);
+  });
+  it('HTTP/1.0 with Transfer-Encoding and Content-Length: Go frames by Content-Length, llhttp insecure by chunked', () => {
+    const run = chain(VECTORS.http10TeCl, 'go-server', 'llhttp-insecure');
+    expect(run.verdict).toBe('desync');
+    expect(run.frontRequests.map((f) => f.startLine)).toEqual(['POST / HTTP/1.0']);
+    expect(run.desync?.hidden.map((h) => h.startLine)).toEqual(['GET /admin HTTP/1.1']);
+    expect(text(run.upstream.subarray(run.desync!.smuggled!.start, run.desync!.smuggled!.end))).toBe(SMUGGLED);
+    // Default llhttp refuses Content-Length beside Transfer-Encoding.
+    expect(chain(VECTORS.http10TeCl, 'go-server', 'llhttp').verdict).toBe('back-rejects');
+  });
+  it('HTTP/1.0 with Transfer-Encoding alone: Go forwards the head, llhttp waits for chunks and takes the victim’s request for one', () => {
+    const run = chain(VECTORS.http10Te, 'go', 'llhttp');
+    expect(run.verdict).toBe('desync');
+    expect(run.frontRequests.map((f) => f.startLine)).toEqual(['POST / HTTP/1.0']);
+    expect(run.front.status).toBe('error');
+    expect(run.back.status).toBe('partial');
+    expect(run.desync?.victim.outcome).toBe('rejected');
+    // The other way round, Go reads the chunk lines as a request and refuses them: no desync.
+    expect(chain(VECTORS.http10Te, 'llhttp', 'go').verdict).toBe('back-rejects');
+  });
+  it('a back end that closes the connection after a request smuggles nothing it left unread', () => {
+    // HTTP/1.0 without keep-alive: Go reads the head and closes; the chunks llhttp forwarded are never read.
+    const preset = PRESETS.find((p) => p.id === 'te-in-http10')!;
+    const run = runChain(preset.bytes, config('llhttp'), config('go'), 'raw');
+    expect(run.back.status).toBe('complete');
+    expect(run.back.consumed).toBeLessThan(run.upstream.length);
+    expect(run.verdict).toBe('back-closes');
+    // The other way round Go forwards the head alone and llhttp waits for chunks: the next request on the connection is read as one.
+    expect(runChain(preset.bytes, config('go'), config('llhttp'), 'raw').verdict).toBe('desync');
+  });
+  it('a space before the colon of Transfer-Encoding: Go ReadRequest in front of llhttp insecure', () => {
+    const preset = PRESETS.find((p) => p.id === 'te-space-before-colon')!;
+    const run = runChain(preset.bytes, config('go'), config('llhttp-insecure'), 'raw');
+    expect(run.verdict).toBe('desync');
+    expect(run.desync?.hidden.map((h) => h.startLine)).toEqual(['GET /admin HTTP/1.1']);
+    // Go's own server refuses the request instead.
+    expect(runChain(preset.bytes, config('go-server'), config('llhttp-insecure'), 'raw').verdict).toBe('front-rejects');
+    expect(runChain(preset.bytes, config('llhttp-insecure'), config('go-server'), 'raw').verdict).toBe('back-rejects');
+  });
+  it('Content-Length with a space before the colon: httpspan spaceBeforeColon in front of Go hides a request', () => {
+    const run = chain(VECTORS.spaceBeforeColonCl, 'httpspan+spaceBeforeColon', 'go');
+    expect(run.verdict).toBe('desync');
+    expect(run.frontRequests.map((f) => f.startLine)).toEqual(['POST / HTTP/1.1']);
+    expect(run.desync?.hidden.map((r) => r.startLine)).toEqual(['GET /admin HTTP/1.1']);
+    expect(run.desync?.smuggledInClient).toEqual({ start: VECTORS.spaceBeforeColonCl.length - SMUGGLED.length, end: VECTORS.spaceBeforeColonCl.length });
+    expect(run.desync?.victim.outcome).toBe('intact');
+    // Strict httpspan in front refuses it: nothing is forwarded.
+    expect(chain(VECTORS.spaceBeforeColonCl, 'httpspan', 'go').verdict).toBe('front-rejects');
+  });
+  it('a prefix left unfinished poisons the victim’s request', () => {
+    const input = 'POST / HTTP/1.1\r\nHost: h\r\nContent-Length : 23\r\n\r\nGET /admin HTTP/1.1\r\nX:';
+    const run = chain(input, 'httpspan+spaceBeforeColon', 'go');
+    expect(run.verdict).toBe('desync');
+    expect(run.desync?.victim.outcome).toBe('poisoned');
+    expect(run.desync?.victim.startLine).toBe('GET /admin HTTP/1.1');
+  });
+});
+
+describe('re-serialization', () => {
+  it('rebuilds a request from what the front end understood', () => {
+    const r = config('httpspan').parse(bytes('POST /p HTTP/1.1\r\nHost: h\r\nConnection: keep-alive, X-Drop\r\nX-Drop: 1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n'));
+    expect(text(reserialize(r.messages[0]))).toBe('POST /p HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\nabc');
+  });
+  it('ends every desync of raw forwarding that framing alone made, for these inputs', () => {
+    for (const input of [VECTORS.http10Te, VECTORS.http10TeCl, VECTORS.spaceBeforeColonTe, VECTORS.spaceBeforeColonCl]) {
+      const grid = desyncGrid(bytes(input), configs, 'reserialize');
+      expect(grid.cells.filter((c) => c.verdict === 'desync').map((c) => `${c.front.id}>${c.back.id}`)).toEqual([]);
+    }
+  });
+  it('appends the victim after the forwarded stream', () => {
+    const run = chain(VECTORS.spaceBeforeColonCl, 'httpspan+spaceBeforeColon', 'go');
+    expect(run.desync?.victim.text).toContain('GET /account HTTP/1.1');
+    expect(VICTIM_REQUEST.startsWith('GET /account')).toBe(true);
+  });
+});

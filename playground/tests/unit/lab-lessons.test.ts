@@ -1,0 +1,88 @@
+// Every lesson of the lab, on the real parsers: its starting input does not meet its goal, its
+// stored answer does, and strict httpspan's verdict on the answer is what the lesson shows.
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runChain } from '../../src/lib/lab/chain.ts';
+import type { LabConfig } from '../../src/lib/lab/configs.ts';
+import { LESSONS, goalMet, lessonBytes, strictRefusal } from '../../src/lib/lab/lessons.ts';
+import { labFragment, parseLabFragment } from '../../src/lib/lab/route.ts';
+import { loadLabConfigs } from '../../cli/node-lab.ts';
+
+let configs: LabConfig[];
+beforeAll(async () => {
+  configs = await loadLabConfigs();
+});
+const config = (id: string): LabConfig => {
+  const found = configs.find((c) => c.id === id);
+  if (!found) throw new Error(`no configuration ${id}`);
+  return found;
+};
+
+describe('lessons', () => {
+  it('have unique ids and name pairs the lab has', () => {
+    expect(new Set(LESSONS.map((l) => l.id)).size).toBe(LESSONS.length);
+    for (const l of LESSONS) {
+      expect(configs.map((c) => c.id)).toContain(l.front);
+      expect(configs.map((c) => c.id)).toContain(l.back);
+    }
+  });
+  for (const lesson of LESSONS) {
+    it(`${lesson.id}: the start does not meet the goal, the stored answer does`, () => {
+      const run = (text: string) => runChain(lessonBytes(text), config(lesson.front), config(lesson.back), lesson.forwarding);
+      const start = run(lesson.start);
+      expect(goalMet(lesson.goal, start), `start of ${lesson.id}: ${start.summary.join(' ')}`).toBe(false);
+      const answer = run(lesson.answer);
+      expect(goalMet(lesson.goal, answer), `answer of ${lesson.id}: ${answer.summary.join(' ')}`).toBe(true);
+      // Strict httpspan refuses every answer: each one breaks a rule of RFC 9112.
+      const refusal = strictRefusal(lessonBytes(lesson.answer));
+      expect(refusal, lesson.id).not.toBeNull();
+      expect(refusal!.offset).toBeLessThan(lesson.answer.length);
+    });
+  }
+  it('the desync lessons name the request the back end alone sees', () => {
+    const byId = (id: string) => LESSONS.find((l) => l.id === id)!;
+    for (const id of ['http10-te', 'te-space-before-colon', 'ignored-field-line', 'cl-space-before-colon']) {
+      const l = byId(id);
+      const r = runChain(lessonBytes(l.answer), config(l.front), config(l.back), l.forwarding);
+      expect(r.desync?.hidden.filter((h) => h.complete).map((h) => h.startLine), id).toEqual(['GET /admin HTTP/1.1']);
+    }
+    const p = byId('poison-victim');
+    const poisoned = runChain(lessonBytes(p.answer), config(p.front), config(p.back), p.forwarding);
+    expect(poisoned.desync?.victim.startLine).toBe('GET /admin HTTP/1.1');
+    expect(poisoned.desync?.victim.outcome).toBe('poisoned');
+  });
+  it('strict httpspan refuses each answer where the lesson says', () => {
+    const at = Object.fromEntries(LESSONS.map((l) => [l.id, `${strictRefusal(lessonBytes(l.answer))?.code}@${strictRefusal(lessonBytes(l.answer))?.offset}`]));
+    expect(at).toMatchInlineSnapshot(`
+      {
+        "cl-space-before-colon": "whitespace_before_colon@57",
+        "cl-te": "content_length_with_transfer_encoding@62",
+        "http10-te": "content_length_with_transfer_encoding@87",
+        "ignored-field-line": "whitespace_before_colon@80",
+        "poison-victim": "whitespace_before_colon@57",
+        "te-cl": "content_length_with_transfer_encoding@71",
+        "te-space-before-colon": "whitespace_before_colon@80",
+      }
+    `);
+  });
+});
+
+describe('lab links', () => {
+  it('round-trip a lesson, a pair and a grid', () => {
+    const bytes = lessonBytes(LESSONS[2].answer);
+    for (const route of [
+      { view: 'lessons' as const },
+      { view: 'lesson' as const, lesson: 'http10-te', bytes },
+      { view: 'pair' as const, front: 'go', back: 'llhttp-insecure', forwarding: 'reserialize' as const, bytes },
+      { view: 'grid' as const, forwarding: 'raw' as const, bytes },
+    ]) {
+      expect(parseLabFragment(labFragment(route))).toEqual(route);
+    }
+  });
+  it('say what is wrong with a broken link', () => {
+    expect(() => parseLabFragment('lab/pair/go')).toThrow('names no pair');
+    expect(() => parseLabFragment('lab/grid/sideways/v1.AA')).toThrow('unknown forwarding');
+    expect(() => parseLabFragment('lab/grid/raw/v1.!!')).toThrow();
+    expect(() => parseLabFragment('lab/elsewhere')).toThrow('unknown lab page');
+  });
+});
