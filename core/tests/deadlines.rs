@@ -1,5 +1,6 @@
 //! `httpspan::codec::Deadlines` on tokio's paused clock: the stall timers run only while a read
-//! or a write waits and restart with each byte; the read deadline holds however much arrives.
+//! or a write waits and restart once the floor of bytes has moved (one byte unless raised);
+//! the read deadline holds however much arrives.
 
 #[path = "support/paused_clock.rs"]
 mod paused_clock;

@@ -19,9 +19,10 @@ use tokio::time::{Instant, Sleep};
 pub enum Expired {
     /// The read deadline ([`Deadlines::set_read_deadline`]) passed while a read waited.
     ReadDeadline,
-    /// A read waited longer than the read stall timeout without a byte.
+    /// Reads waited the read stall timeout in all before the read floor of bytes came.
     ReadStalled,
-    /// A write or flush waited longer than the write stall timeout without a byte taken.
+    /// Writes and flushes waited the write stall timeout in all before the peer took the
+    /// write floor of bytes.
     WriteStalled,
 }
 
@@ -40,8 +41,8 @@ impl fmt::Display for Expired {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Expired::ReadDeadline => "the read deadline passed",
-            Expired::ReadStalled => "no byte was received within the read stall timeout",
-            Expired::WriteStalled => "no byte was sent within the write stall timeout",
+            Expired::ReadStalled => "too few bytes were received within the read stall timeout",
+            Expired::WriteStalled => "too few bytes were sent within the write stall timeout",
         })
     }
 }
