@@ -12,7 +12,7 @@ use crate::limits::Limits;
 /// | setting | default | hyper 1.x | Go `http.Server` | nginx |
 /// | --- | --- | --- | --- | --- |
 /// | [`head_timeout`](Self::head_timeout): a whole head, from the end of the previous request (or the accept) | 30 s | `header_read_timeout`, 30 s with a timer | `ReadHeaderTimeout` (none), `IdleTimeout` | `client_header_timeout` 60 s, `keepalive_timeout` 75 s |
-/// | [`body_read_stall`](Self::body_read_stall): a window of waiting for request body bytes | 60 s | none | `ReadTimeout`: head and body in all, from the accept (none) | `client_body_timeout` 60 s, between two reads |
+/// | [`body_read_stall`](Self::body_read_stall): a window of waiting for request body bytes | 60 s | none | `ReadTimeout`: head and body in all, from the request's start (none) | `client_body_timeout` 60 s, between two reads |
 /// | [`body_read_min_bytes`](Self::body_read_min_bytes): body bytes each window must bring | 1 KiB | — | — | — (one byte restarts the timer) |
 /// | [`write_stall`](Self::write_stall): a window of waiting for the client to take output | 60 s | none | `WriteTimeout`: the whole response, from the end of the head (none) | `send_timeout` 60 s, between two writes |
 /// | [`write_min_bytes`](Self::write_min_bytes): output bytes each window must move | 1 KiB | — | — | — (one byte restarts the timer) |
@@ -30,8 +30,8 @@ use crate::limits::Limits;
 /// minimum of bytes has moved; then a new window starts. A client that sends or reads a byte
 /// now and then is cut within one window of waiting, a long upload or download that moves at
 /// least the minimum per window is never cut, and time the service spends (computing a
-/// response, or not reading its body) does not count. A deadline needs tokio's time driver: run `serve_connection` on a runtime
-/// built with `enable_time` or `enable_all`.
+/// response, or not reading its body) does not count. A deadline needs tokio's time driver:
+/// run `serve_connection` on a runtime built with `enable_time` or `enable_all`.
 ///
 /// Field lines are bounded by [`Limits::max_field_lines`] and by the 64 slots of the codec's
 /// parser, whichever is smaller; head bytes by [`Limits::max_head_bytes`].
@@ -46,6 +46,7 @@ use crate::limits::Limits;
 /// let options = Options::new(limits)
 ///     .head_timeout(Some(Duration::from_secs(10)))
 ///     .write_stall(Some(Duration::from_secs(20)))
+///     .body_read_min_bytes(4096)
 ///     .max_discard_bytes(64 * 1024);
 /// # let _ = options;
 /// ```
