@@ -8,8 +8,8 @@
 //! ```
 //!
 //! The deadlines and bounds are `serve::Options::default()`'s (a head in 30 s, counting a
-//! kept-alive connection's wait; bodies and writes that stall 60 s; a bounded lingering
-//! close and discard); the environment variables of `settings/mod.rs` change them
+//! kept-alive connection's wait; bodies and writes that move 1 KiB per 60 s of waiting; a
+//! lingering close of 30 s, 5 s without a byte, 256 KiB; a bounded discard); the environment variables of `settings/mod.rs` change them
 //! (`HTTPSPAN_HEAD_TIMEOUT`, `HTTPSPAN_BODY_TIMEOUT`, `HTTPSPAN_WRITE_TIMEOUT`,
 //! `HTTPSPAN_LINGER_TIME`, `HTTPSPAN_LINGER_TIMEOUT`, in seconds). At most 4,096 connections
 //! are served at once (`HTTPSPAN_MAX_CONNECTIONS`), and an accept error pauses the accept loop

@@ -16,8 +16,8 @@
 //! Deadlines (`settings/mod.rs`, each shortened through an environment variable): a request's
 //! whole head within 30 s of the end of the previous one (or of the accept), so a kept-alive
 //! connection that sends nothing more is closed then too; a body and a write that each move
-//! 1 KiB per 30 s; after the last answer, at most 5 s (1 s without a byte, 1 MiB) of what the
-//! client still sends is read before closing. At most 4,096 connections are served at once;
+//! 1 KiB per 30 s; after the last answer, at most 30 s (5 s without a byte, 256 KiB) of what
+//! the client still sends is read before closing. At most 4,096 connections are served at once;
 //! an accept error other than a client's abort pauses the loop (10 ms to 1 s) so that running
 //! out of descriptors does not spin.
 

@@ -1,5 +1,6 @@
 //! `httpspan::codec::Deadlines` on tokio's paused clock: the stall timers run only while a read
-//! or a write waits and restart with each byte; the read deadline holds however much arrives.
+//! or a write waits and restart once the floor of bytes has moved (one byte unless raised);
+//! the read deadline holds however much arrives.
 
 #[path = "support/paused_clock.rs"]
 mod paused_clock;
@@ -96,5 +97,38 @@ fn a_write_stall_fails_a_peer_that_stops_reading() {
         let error = io.write_all(&[b'w'; 65]).await.unwrap_err();
         assert_eq!(Expired::of(&error), Some(Expired::WriteStalled));
         assert_eq!(started.elapsed(), STALL);
+    });
+}
+
+#[test]
+fn a_read_floor_counts_only_the_time_spent_waiting() {
+    paused(async {
+        let (mut peer, io) = tokio::io::duplex(4096);
+        let mut io = Deadlines::new(io, Some(STALL), None);
+        io.set_read_min_bytes(1024);
+        // 100 bytes, short of the floor, taken only after three windows of wall time.
+        peer.write_all(&[b'x'; 100]).await.unwrap();
+        sleep(STALL * 3).await;
+        let mut piece = [0u8; 1024];
+        assert_eq!(io.read(&mut piece).await.unwrap(), 100);
+        // The window's waiting starts now: a byte every 2 s adds no time to it.
+        let started = Instant::now();
+        let trickle = tokio::spawn(async move {
+            loop {
+                sleep(Duration::from_secs(2)).await;
+                if peer.write_all(b"x").await.is_err() {
+                    break;
+                }
+            }
+        });
+        let error = loop {
+            match io.read(&mut piece).await {
+                Ok(n) => assert_eq!(n, 1),
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(Expired::of(&error), Some(Expired::ReadStalled));
+        assert_eq!(started.elapsed(), STALL);
+        trickle.abort();
     });
 }

@@ -185,16 +185,28 @@ fn a_kept_alive_connection_is_closed_at_the_head_timeout_after_its_last_answer()
     });
 }
 
+/// Serves with `options` a client that sends `first` then a byte every 2 s; checks that it is
+/// answered 408 and closed for `expected`, and gives the time that took and the sending task.
+async fn trickled_until_408(
+    options: Options,
+    first: &'static [u8],
+    expected: Timeout,
+) -> (Duration, JoinHandle<std::io::Result<()>>) {
+    let (client, served) = start(options);
+    let started = Instant::now();
+    let (wire, sender) = trickle(client, first, Duration::from_secs(2)).await;
+    let took = started.elapsed();
+    assert!(wire.starts_with(b"HTTP/1.1 408 "), "{wire:?}");
+    assert_eq!(timeout_of(served.await), expected);
+    (took, sender)
+}
+
 #[test]
 fn a_head_sent_a_byte_every_2_s_is_answered_408_at_the_head_timeout() {
     paused(async {
-        let (client, served) = start(Options::default());
-        let started = Instant::now();
-        let every = Duration::from_secs(2);
-        let (wire, slowloris) = trickle(client, b"GET / HTTP/1.1\r\nHost: a\r\n", every).await;
-        assert_eq!(started.elapsed(), Duration::from_secs(30));
-        assert!(wire.starts_with(b"HTTP/1.1 408 "), "{wire:?}");
-        assert_eq!(timeout_of(served.await), Timeout::Head);
+        let head = b"GET / HTTP/1.1\r\nHost: a\r\n";
+        let (took, slowloris) = trickled_until_408(Options::default(), head, Timeout::Head).await;
+        assert_eq!(took, Duration::from_secs(30));
         slowloris.abort();
     });
 }
@@ -215,20 +227,51 @@ fn a_stalled_request_body_is_answered_408_at_the_body_stall_timeout() {
     });
 }
 
+/// A request whose body never comes whole at a byte every 2 s.
+const LONG_POST: &[u8] = b"POST /read HTTP/1.1\r\nHost: a\r\nContent-Length: 100000\r\n\r\n";
+
+#[test]
+fn a_body_sent_a_byte_every_2_s_is_answered_408_within_one_body_stall_window() {
+    paused(async {
+        let options = Options::default();
+        let (took, trickle) = trickled_until_408(options, LONG_POST, Timeout::BodyRead).await;
+        // Each byte restarts no timer: 60 s of waiting bring 30 bytes, short of 1 KiB.
+        let window = Duration::from_secs(60)..=Duration::from_secs(62);
+        assert!(window.contains(&took), "{took:?}");
+        trickle.abort();
+    });
+}
+
+#[test]
+fn body_read_min_bytes_of_one_restarts_the_window_with_each_byte() {
+    paused(async {
+        let options = Options::default().body_read_min_bytes(1);
+        let (took, trickle) = trickled_until_408(options, LONG_POST, Timeout::BodyRead).await;
+        // The trickle's 1,000 bytes (2,000 s), then a whole window without a byte.
+        assert_eq!(took, Duration::from_secs(2000 + 60));
+        trickle.await.unwrap().unwrap();
+    });
+}
+
 #[test]
 fn an_upload_that_keeps_moving_is_not_cut() {
     paused(async {
         let (mut client, served) = start(Options::default());
         client
-            .write_all(b"POST /read HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n")
+            .write_all(b"POST /read HTTP/1.1\r\nHost: a\r\nContent-Length: 65536\r\n\r\n")
             .await
             .unwrap();
-        // 200 s in all, past both the head timeout and the stall timeout.
-        for _ in 0..10 {
-            sleep(Duration::from_secs(20)).await;
-            client.write_all(b"u").await.unwrap();
+        // 2 KiB every 50 s, in pieces of 512 bytes: 1,600 s in all, many windows of 60 s,
+        // none of which brings fewer than 1 KiB.
+        let started = Instant::now();
+        for _ in 0..32 {
+            for _ in 0..4 {
+                sleep(Duration::from_millis(12_500)).await;
+                client.write_all(&[b'u'; 512]).await.unwrap();
+            }
         }
-        let wire = read_until(&mut client, b"10").await;
+        let wire = read_until(&mut client, b" 65536").await;
+        assert!(started.elapsed() >= Duration::from_secs(1600));
         assert!(wire.starts_with(b"HTTP/1.1 200 "), "{wire:?}");
         drop(client);
         served.await.unwrap().unwrap();
@@ -273,6 +316,36 @@ fn a_client_that_stops_reading_is_cut_off_at_the_write_stall_timeout() {
         let started = Instant::now();
         assert_eq!(timeout_of(served.await), Timeout::Write);
         assert_eq!(started.elapsed(), Duration::from_secs(60));
+    });
+}
+
+#[test]
+fn a_client_that_reads_a_byte_every_2_s_is_cut_off_within_one_write_stall_window() {
+    paused(async {
+        let (mut client, served) = start(Options::default());
+        client
+            .write_all(b"GET /big HTTP/1.1\r\nHost: a\r\n\r\n")
+            .await
+            .unwrap();
+        // The pipe fills at once; from then on each byte read frees room for one byte more.
+        sleep(Duration::from_secs(1)).await;
+        let started = Instant::now();
+        let mut byte = [0u8; 1];
+        let reader = tokio::spawn(async move {
+            for _ in 0..100_000 {
+                sleep(Duration::from_secs(2)).await;
+                if client.read(&mut byte).await.unwrap_or(0) == 0 {
+                    break;
+                }
+            }
+        });
+        assert_eq!(timeout_of(served.await), Timeout::Write);
+        let took = started.elapsed();
+        assert!(
+            took >= Duration::from_secs(58) && took <= Duration::from_secs(62),
+            "{took:?}"
+        );
+        reader.abort();
     });
 }
 

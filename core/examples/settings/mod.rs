@@ -19,9 +19,11 @@ pub struct Settings {
     /// this long (or finish). `HTTPSPAN_WRITE_TIMEOUT`, 30 s.
     pub write: Duration,
     /// After the last answer, what the client still sends is read and dropped (so that a reset
-    /// does not destroy the answer) for at most this long in all. `HTTPSPAN_LINGER_TIME`, 5 s.
+    /// does not destroy the answer) for at most this long in all. `HTTPSPAN_LINGER_TIME`, 30 s
+    /// (nginx's `lingering_time`, and `serve::Options`' default).
     pub linger_time: Duration,
-    /// ... and for at most this long without a byte. `HTTPSPAN_LINGER_TIMEOUT`, 1 s.
+    /// ... and for at most this long without a byte. `HTTPSPAN_LINGER_TIMEOUT`, 5 s (nginx's
+    /// `lingering_timeout`).
     pub linger_timeout: Duration,
     /// Connections served at once by one process; the next ones wait in the listen backlog.
     /// `HTTPSPAN_MAX_CONNECTIONS`, 4,096.
@@ -39,9 +41,10 @@ pub struct Settings {
 #[allow(dead_code)] // the axum example has serve's own bounds
 pub const MIN_PROGRESS: usize = 1024;
 
-/// What the client may still send after the last answer, read and dropped before closing.
+/// What the client may still send after the last answer, read and dropped before closing:
+/// 256 KiB, as `serve::Options::linger_bytes` by default.
 #[allow(dead_code)] // the axum example has serve's own bounds
-pub const LINGER_BYTES: usize = 1 << 20;
+pub const LINGER_BYTES: usize = 256 * 1024;
 
 impl Settings {
     /// The defaults.
@@ -49,8 +52,8 @@ impl Settings {
         head: Duration::from_secs(30),
         body: Duration::from_secs(30),
         write: Duration::from_secs(30),
-        linger_time: Duration::from_secs(5),
-        linger_timeout: Duration::from_secs(1),
+        linger_time: Duration::from_secs(30),
+        linger_timeout: Duration::from_secs(5),
         max_connections: 4096,
         upstream_connect: Duration::from_secs(10),
         upstream: Duration::from_secs(60),

@@ -19,9 +19,10 @@ use tokio::time::{Instant, Sleep};
 pub enum Expired {
     /// The read deadline ([`Deadlines::set_read_deadline`]) passed while a read waited.
     ReadDeadline,
-    /// A read waited longer than the read stall timeout without a byte.
+    /// Reads waited the read stall timeout in all before the read floor of bytes came.
     ReadStalled,
-    /// A write or flush waited longer than the write stall timeout without a byte taken.
+    /// Writes and flushes waited the write stall timeout in all before the peer took the
+    /// write floor of bytes.
     WriteStalled,
 }
 
@@ -40,8 +41,8 @@ impl fmt::Display for Expired {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Expired::ReadDeadline => "the read deadline passed",
-            Expired::ReadStalled => "no byte was received within the read stall timeout",
-            Expired::WriteStalled => "no byte was sent within the write stall timeout",
+            Expired::ReadStalled => "too few bytes were received within the read stall timeout",
+            Expired::WriteStalled => "too few bytes were sent within the write stall timeout",
         })
     }
 }
@@ -91,7 +92,10 @@ impl Timer {
 /// [`io::ErrorKind::TimedOut`]; so does a read still waiting at the
 /// [read deadline](Self::set_read_deadline). Time spent not reading (while the application
 /// works) does not count: the stall timers run only while a read or a write waits, and
-/// restart with every byte, so a long transfer that keeps moving is never cut.
+/// restart once a floor of bytes has moved (one byte unless
+/// [`set_read_min_bytes`](Self::set_read_min_bytes) or
+/// [`set_write_min_bytes`](Self::set_write_min_bytes) raise it), so a long transfer that keeps
+/// moving is never cut.
 ///
 /// Put it under a codec's `Framed` to give its read loop the deadlines
 /// `serve::serve_connection` (feature `tower`) has: a deadline for each whole head
@@ -151,35 +155,34 @@ pub struct Deadlines<IO> {
     /// The read deadline; its timer is armed only once a read waits, so that a read the
     /// buffer or the socket answers at once costs no timer operation.
     read_by: Option<Instant>,
-    read_stall: Option<Duration>,
-    write_stall: Option<Duration>,
     read_deadline: Timer,
-    read_stalled: Timer,
-    write_stalled: Timer,
+    read: Progress,
+    write: Progress,
 }
 
 impl<IO> fmt::Debug for Deadlines<IO> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Deadlines")
-            .field("read_stall", &self.read_stall)
-            .field("write_stall", &self.write_stall)
+            .field("read_stall", &self.read.stall)
+            .field("read_min_bytes", &self.read.min_bytes)
+            .field("write_stall", &self.write.stall)
+            .field("write_min_bytes", &self.write.min_bytes)
             .field("read_deadline", &self.read_by)
             .finish_non_exhaustive()
     }
 }
 
 impl<IO> Deadlines<IO> {
-    /// `io` with these stall timeouts (`None`: a wait of that side is not bounded) and no read
-    /// deadline.
+    /// `io` with these stall timeouts (`None`: a wait of that side is not bounded), a floor of
+    /// one byte per stall window on each side (see [`set_read_min_bytes`](Self::set_read_min_bytes))
+    /// and no read deadline.
     pub fn new(io: IO, read_stall: Option<Duration>, write_stall: Option<Duration>) -> Self {
         Deadlines {
             io,
             read_by: None,
-            read_stall,
-            write_stall,
             read_deadline: Timer::default(),
-            read_stalled: Timer::default(),
-            write_stalled: Timer::default(),
+            read: Progress::new(read_stall),
+            write: Progress::new(write_stall),
         }
     }
 
@@ -192,8 +195,26 @@ impl<IO> Deadlines<IO> {
 
     /// Sets the read stall timeout, from the next wait on.
     pub fn set_read_stall(&mut self, stall: Option<Duration>) {
-        self.read_stall = stall;
-        self.read_stalled.armed = false;
+        self.read.stall = stall;
+        self.read.restart();
+    }
+
+    /// Sets the floor of the read stall timeout: the bytes that must arrive in each window of
+    /// read stall time spent waiting, from a new window on. With 1 (the default) a read fails
+    /// only after a whole window without a byte; with more, a peer that sends a byte now and
+    /// then fails too once its waits add up to a window, while one that keeps sending this
+    /// much per window is never cut. 0 counts as 1.
+    pub fn set_read_min_bytes(&mut self, bytes: usize) {
+        self.read.min_bytes = bytes.max(1);
+        self.read.restart();
+    }
+
+    /// Sets the floor of the write stall timeout, as [`set_read_min_bytes`](Self::set_read_min_bytes)
+    /// does for reads: the bytes the peer must take in each window of write stall time spent
+    /// waiting.
+    pub fn set_write_min_bytes(&mut self, bytes: usize) {
+        self.write.min_bytes = bytes.max(1);
+        self.write.restart();
     }
 
     /// The connection.
@@ -212,28 +233,73 @@ impl<IO> Deadlines<IO> {
     }
 }
 
-/// What a stall timer does with the outcome of one poll: an outcome (bytes, the end, an error)
-/// stops it, a wait starts it (unless it runs already) and fails once it has run out.
-fn stall<T>(
-    timer: &mut Timer,
+/// One direction's deadline on progress: in each window of `stall` spent waiting, at least
+/// `min_bytes` must move; once they have, a new window starts.
+#[derive(Default)]
+struct Progress {
     stall: Option<Duration>,
-    poll: Poll<io::Result<T>>,
-    cx: &mut Context<'_>,
-    expired: Expired,
-) -> Poll<io::Result<T>> {
-    match (&poll, stall) {
-        (Poll::Ready(_), _) => timer.armed = false,
-        (Poll::Pending, Some(stall)) => {
-            if !timer.armed {
-                timer.arm(Instant::now() + stall);
-            }
-            if timer.poll_expired(cx) {
-                return Poll::Ready(Err(expired.into_io()));
-            }
+    min_bytes: usize,
+    /// Bytes moved in this window.
+    moved: usize,
+    /// Time spent waiting in this window, up to the start of the wait in progress.
+    waited: Duration,
+    /// When the wait in progress began; `None`: no operation waits.
+    waiting_since: Option<Instant>,
+    timer: Timer,
+}
+
+impl Progress {
+    fn new(stall: Option<Duration>) -> Self {
+        Progress {
+            stall,
+            min_bytes: 1,
+            ..Progress::default()
         }
-        (Poll::Pending, None) => {}
     }
-    poll
+
+    /// A new window, with nothing waiting.
+    fn restart(&mut self) {
+        self.moved = 0;
+        self.waited = Duration::ZERO;
+        self.waiting_since = None;
+        self.timer.armed = false;
+    }
+
+    /// What the deadline does with the outcome of one poll that moved `moved` bytes if ready:
+    /// an outcome ends the wait (and the window, once `min_bytes` have moved in it); a wait
+    /// starts the timer for what is left of the window, and fails once that has run out.
+    fn poll<T>(
+        &mut self,
+        poll: Poll<io::Result<T>>,
+        moved: impl FnOnce(&T) -> usize,
+        cx: &mut Context<'_>,
+        expired: Expired,
+    ) -> Poll<io::Result<T>> {
+        match (&poll, self.stall) {
+            (Poll::Ready(outcome), _) => {
+                if let Some(since) = self.waiting_since.take() {
+                    self.waited += since.elapsed();
+                    self.timer.armed = false;
+                }
+                self.moved += outcome.as_ref().map_or(0, moved);
+                if self.moved >= self.min_bytes {
+                    self.restart();
+                }
+            }
+            (Poll::Pending, Some(stall)) => {
+                if self.waiting_since.is_none() {
+                    let now = Instant::now();
+                    self.waiting_since = Some(now);
+                    self.timer.arm(now + stall.saturating_sub(self.waited));
+                }
+                if self.timer.poll_expired(cx) {
+                    return Poll::Ready(Err(expired.into_io()));
+                }
+            }
+            (Poll::Pending, None) => {}
+        }
+        poll
+    }
 }
 
 impl<IO: AsyncRead + Unpin> AsyncRead for Deadlines<IO> {
@@ -243,6 +309,7 @@ impl<IO: AsyncRead + Unpin> AsyncRead for Deadlines<IO> {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
+        let before = buf.filled().len();
         let poll = Pin::new(&mut this.io).poll_read(cx, buf);
         if let (Poll::Pending, Some(at)) = (&poll, this.read_by) {
             this.read_deadline.arm_for(at);
@@ -250,8 +317,8 @@ impl<IO: AsyncRead + Unpin> AsyncRead for Deadlines<IO> {
                 return Poll::Ready(Err(Expired::ReadDeadline.into_io()));
             }
         }
-        let (timer, limit) = (&mut this.read_stalled, this.read_stall);
-        stall(timer, limit, poll, cx, Expired::ReadStalled)
+        let filled = buf.filled().len() - before;
+        this.read.poll(poll, |_| filled, cx, Expired::ReadStalled)
     }
 }
 
@@ -263,22 +330,19 @@ impl<IO: AsyncWrite + Unpin> AsyncWrite for Deadlines<IO> {
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
         let poll = Pin::new(&mut this.io).poll_write(cx, buf);
-        let (timer, limit) = (&mut this.write_stalled, this.write_stall);
-        stall(timer, limit, poll, cx, Expired::WriteStalled)
+        this.write.poll(poll, |n| *n, cx, Expired::WriteStalled)
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         let poll = Pin::new(&mut this.io).poll_flush(cx);
-        let (timer, limit) = (&mut this.write_stalled, this.write_stall);
-        stall(timer, limit, poll, cx, Expired::WriteStalled)
+        this.write.poll(poll, |_| 0, cx, Expired::WriteStalled)
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         let poll = Pin::new(&mut this.io).poll_shutdown(cx);
-        let (timer, limit) = (&mut this.write_stalled, this.write_stall);
-        stall(timer, limit, poll, cx, Expired::WriteStalled)
+        this.write.poll(poll, |_| 0, cx, Expired::WriteStalled)
     }
 
     fn poll_write_vectored(
@@ -288,8 +352,7 @@ impl<IO: AsyncWrite + Unpin> AsyncWrite for Deadlines<IO> {
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
         let poll = Pin::new(&mut this.io).poll_write_vectored(cx, bufs);
-        let (timer, limit) = (&mut this.write_stalled, this.write_stall);
-        stall(timer, limit, poll, cx, Expired::WriteStalled)
+        this.write.poll(poll, |n| *n, cx, Expired::WriteStalled)
     }
 
     fn is_write_vectored(&self) -> bool {

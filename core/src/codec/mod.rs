@@ -21,8 +21,8 @@
 //! [`Limits::max_trailer_bytes`](crate::Limits::max_trailer_bytes); bodies are bounded by
 //! [`Limits::max_body_bytes`](crate::Limits::max_body_bytes). Time is bounded by
 //! [`Deadlines`] under the `Framed`: a deadline for each whole head, which also closes an idle
-//! kept-alive connection, and stall timeouts for a peer that stops sending or reading, as in
-//! the server below.
+//! kept-alive connection, and stall timeouts with a floor of bytes per window for a peer that
+//! stops sending or reading, or trickles, as in the server below.
 //!
 //! Writing takes a whole message ([`Reply`], [`Call`]) or streams one: a head ([`ReplyHead`],
 //! [`CallHead`]) that declares a [`BodyLength`], then [`BodyPart`]s: data written as chunks or
@@ -86,10 +86,13 @@
 //! use tokio_util::codec::Framed;
 //!
 //! async fn serve(stream: TcpStream) -> Result<(), CodecError> {
-//!     // A stalled read or write fails after 60 s; each whole head is due within 30 s.
+//!     // Reads and writes must move 1 KiB per 60 s of waiting; each whole head is due within 30 s.
 //!     let stall = Some(Duration::from_secs(60));
 //!     let head_due = || Some(Instant::now() + Duration::from_secs(30));
-//!     let mut conn = Framed::new(Deadlines::new(stream, stall, stall), ServerCodec::new(Limits::DEFAULT));
+//!     let mut io = Deadlines::new(stream, stall, stall);
+//!     io.set_read_min_bytes(1024);
+//!     io.set_write_min_bytes(1024);
+//!     let mut conn = Framed::new(io, ServerCodec::new(Limits::DEFAULT));
 //!     conn.get_mut().set_read_deadline(head_due());
 //!     let mut target = Vec::new();
 //!     while let Some(frame) = conn.next().await {

@@ -131,10 +131,12 @@ pub enum Timeout {
     /// Part of a request head came, not all of it, within [`Options::head_timeout`]; answered
     /// 408.
     Head,
-    /// The request body stalled for [`Options::body_read_stall`]; answered 408 when no
-    /// response head was sent yet.
+    /// The request body brought fewer than [`Options::body_read_min_bytes`] in a window of
+    /// [`Options::body_read_stall`] spent waiting for it; answered 408 when no response head
+    /// was sent yet.
     BodyRead,
-    /// The client took no output for [`Options::write_stall`].
+    /// The client took fewer than [`Options::write_min_bytes`] of output in a window of
+    /// [`Options::write_stall`] spent waiting for it.
     Write,
 }
 
@@ -143,8 +145,8 @@ impl fmt::Display for Timeout {
         f.write_str(match self {
             Timeout::Idle => "no request within the head timeout",
             Timeout::Head => "the request head did not arrive within the head timeout",
-            Timeout::BodyRead => "the request body stalled",
-            Timeout::Write => "the client stopped reading",
+            Timeout::BodyRead => "the request body stalled or came too slowly",
+            Timeout::Write => "the client stopped reading or read too slowly",
         })
     }
 }
@@ -416,8 +418,11 @@ where
     B::Error: Into<BoxError>,
     F: Future<Output = ()>,
 {
+    let mut io = Deadlines::new(io, None, options.write_stall);
+    io.set_read_min_bytes(options.body_read_min_bytes);
+    io.set_write_min_bytes(options.write_min_bytes);
     let mut conn = Conn {
-        io: Deadlines::new(io, None, options.write_stall),
+        io,
         codec: ServerCodec::new(options.limits),
         options,
         input: BytesMut::new(),

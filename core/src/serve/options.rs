@@ -12,8 +12,10 @@ use crate::limits::Limits;
 /// | setting | default | hyper 1.x | Go `http.Server` | nginx |
 /// | --- | --- | --- | --- | --- |
 /// | [`head_timeout`](Self::head_timeout): a whole head, from the end of the previous request (or the accept) | 30 s | `header_read_timeout`, 30 s with a timer | `ReadHeaderTimeout` (none), `IdleTimeout` | `client_header_timeout` 60 s, `keepalive_timeout` 75 s |
-/// | [`body_read_stall`](Self::body_read_stall): no request body byte while the body is read | 60 s | none | `ReadTimeout` (a total, none) | `client_body_timeout` 60 s |
-/// | [`write_stall`](Self::write_stall): no byte taken by the client while output waits | 60 s | none | `WriteTimeout` (a total, none) | `send_timeout` 60 s |
+/// | [`body_read_stall`](Self::body_read_stall): a window of waiting for request body bytes | 60 s | none | `ReadTimeout`: head and body in all, from the request's start (none) | `client_body_timeout` 60 s, between two reads |
+/// | [`body_read_min_bytes`](Self::body_read_min_bytes): body bytes each window must bring | 1 KiB | — | — | — (one byte restarts the timer) |
+/// | [`write_stall`](Self::write_stall): a window of waiting for the client to take output | 60 s | none | `WriteTimeout`: the whole response, from the end of the head (none) | `send_timeout` 60 s, between two writes |
+/// | [`write_min_bytes`](Self::write_min_bytes): output bytes each window must move | 1 KiB | — | — | — (one byte restarts the timer) |
 /// | [`linger_time`](Self::linger_time): reading and dropping after an error's answer, in all | 30 s | none (closes) | half-close, then 500 ms (`rstAvoidanceDelay`) | `lingering_time` 30 s |
 /// | [`linger_timeout`](Self::linger_timeout): one wait for more bytes while lingering | 5 s | — | — | `lingering_timeout` 5 s |
 /// | [`linger_bytes`](Self::linger_bytes): bytes dropped while lingering | 256 KiB | — | — | — |
@@ -22,11 +24,14 @@ use crate::limits::Limits;
 /// | [`write_high_water`](Self::write_high_water): response bytes buffered before the body waits for the socket | 64 KiB | `max_buf_size` 400 KiB | 4 KiB | `postpone_output` 1460 |
 /// | [`Limits`]: head bytes, field lines, chunk extensions, trailers, body | 8 KiB head, 64 field lines, ... | 400 KiB buffer, 100 fields | `MaxHeaderBytes` 1 MiB | `large_client_header_buffers` 4 × 8 KiB |
 ///
-/// A deadline set to `None` is off. The stall timeouts run only while the connection waits
-/// on the socket, and restart with each byte: a long upload or download that keeps moving is
-/// never cut, and time the service spends (computing a response, or not reading its body)
-/// does not count. A deadline needs tokio's time driver: run `serve_connection` on a runtime
-/// built with `enable_time` or `enable_all`.
+/// A deadline set to `None` is off. The stall timeouts are deadlines on progress, neither
+/// Go's totals nor nginx's timers between two reads: they count only the time the connection
+/// waits on the socket, and that time must not add up to a whole window before the window's
+/// minimum of bytes has moved; then a new window starts. A client that sends or reads a byte
+/// now and then is cut within one window of waiting, a long upload or download that moves at
+/// least the minimum per window is never cut, and time the service spends (computing a
+/// response, or not reading its body) does not count. A deadline needs tokio's time driver:
+/// run `serve_connection` on a runtime built with `enable_time` or `enable_all`.
 ///
 /// Field lines are bounded by [`Limits::max_field_lines`] and by the 64 slots of the codec's
 /// parser, whichever is smaller; head bytes by [`Limits::max_head_bytes`].
@@ -41,6 +46,7 @@ use crate::limits::Limits;
 /// let options = Options::new(limits)
 ///     .head_timeout(Some(Duration::from_secs(10)))
 ///     .write_stall(Some(Duration::from_secs(20)))
+///     .body_read_min_bytes(4096)
 ///     .max_discard_bytes(64 * 1024);
 /// # let _ = options;
 /// ```
@@ -50,7 +56,9 @@ pub struct Options {
     pub(super) keep_names: bool,
     pub(super) head_timeout: Option<Duration>,
     pub(super) body_read_stall: Option<Duration>,
+    pub(super) body_read_min_bytes: usize,
     pub(super) write_stall: Option<Duration>,
+    pub(super) write_min_bytes: usize,
     pub(super) linger_time: Duration,
     pub(super) linger_timeout: Duration,
     pub(super) linger_bytes: usize,
@@ -75,7 +83,9 @@ impl Options {
             keep_names: false,
             head_timeout: Some(Duration::from_secs(30)),
             body_read_stall: Some(Duration::from_secs(60)),
+            body_read_min_bytes: 1024,
             write_stall: Some(Duration::from_secs(60)),
+            write_min_bytes: 1024,
             linger_time: Duration::from_secs(30),
             linger_timeout: Duration::from_secs(5),
             linger_bytes: 256 * 1024,
@@ -103,18 +113,37 @@ impl Options {
         self
     }
 
-    /// The longest wait for the next byte of a request body, while the body is read (for the
-    /// service, or to discard it): a client that stops sending its body is answered 408 if no
-    /// response has started, and the connection closed. Default 60 s.
+    /// The window of a request body's deadline on progress, while the body is read (for the
+    /// service, or to discard it): the time spent waiting for body bytes must not reach it
+    /// before [`body_read_min_bytes`](Self::body_read_min_bytes) have come. A client that stops
+    /// sending its body, or sends it too slowly, is answered 408 if no response has started,
+    /// and the connection closed. Default 60 s.
     pub fn body_read_stall(mut self, timeout: Option<Duration>) -> Self {
         self.body_read_stall = timeout;
         self
     }
 
-    /// The longest wait for the client to take the next byte of output: a client that stops
-    /// reading is cut off. Default 60 s.
+    /// The request body bytes each [`body_read_stall`](Self::body_read_stall) window of
+    /// waiting must bring: the slowest upload served, about this many bytes per window. 1
+    /// cuts only a client that sends nothing for a window; 0 counts as 1. Default 1 KiB.
+    pub fn body_read_min_bytes(mut self, bytes: usize) -> Self {
+        self.body_read_min_bytes = bytes.max(1);
+        self
+    }
+
+    /// The window of the output's deadline on progress: the time spent waiting for the client
+    /// to take output must not reach it before [`write_min_bytes`](Self::write_min_bytes) have
+    /// been taken. A client that stops reading, or reads too slowly, is cut off. Default 60 s.
     pub fn write_stall(mut self, timeout: Option<Duration>) -> Self {
         self.write_stall = timeout;
+        self
+    }
+
+    /// The output bytes the client must take in each [`write_stall`](Self::write_stall)
+    /// window of waiting: the slowest download served. 1 cuts only a client that takes
+    /// nothing for a window; 0 counts as 1. Default 1 KiB.
+    pub fn write_min_bytes(mut self, bytes: usize) -> Self {
+        self.write_min_bytes = bytes.max(1);
         self
     }
 
