@@ -366,6 +366,8 @@ impl fmt::Display for Misuse {
     }
 }
 
+impl std::error::Error for Misuse {}
+
 /// Why a codec stopped.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -396,13 +398,16 @@ impl CodecError {
     }
 }
 
+// A variant that wraps another error either says only its own sentence and returns the inner
+// error as `source()`, or is transparent (Display and source of the inner error), so that an
+// error-chain printer (anyhow, eyre) never shows one line twice.
 impl fmt::Display for CodecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CodecError::Parse(e) => e.fmt(f),
             CodecError::Incomplete => f.write_str("the connection ended inside a message"),
-            CodecError::Write(e) => write!(f, "invalid message: {e}"),
-            CodecError::Misuse(e) => write!(f, "codec misuse: {e}"),
+            CodecError::Write(_) => f.write_str("the writer refused the message"),
+            CodecError::Misuse(_) => f.write_str("codec misuse"),
             CodecError::Io(e) => e.fmt(f),
         }
     }
@@ -411,10 +416,11 @@ impl fmt::Display for CodecError {
 impl std::error::Error for CodecError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            CodecError::Parse(e) => Some(e),
             CodecError::Write(e) => Some(e),
-            CodecError::Io(e) => Some(e),
-            CodecError::Incomplete | CodecError::Misuse(_) => None,
+            CodecError::Misuse(e) => Some(e),
+            // Transparent: the inner error's own source, not the inner error again.
+            CodecError::Io(e) => e.source(),
+            CodecError::Parse(_) | CodecError::Incomplete => None,
         }
     }
 }
