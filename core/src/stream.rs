@@ -79,6 +79,8 @@ pub enum Event {
 }
 
 /// Which side of the connection the stream comes from.
+///
+/// Exhaustive for good: an HTTP message is a request or a response.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MessageKind {
     /// A stream of requests, as a server reads it.

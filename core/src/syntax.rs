@@ -18,6 +18,8 @@ pub(crate) use target::{
 pub(crate) type SyntaxResult<T> = Result<T, (ErrorKind, usize)>;
 
 /// The HTTP versions a message can have.
+///
+/// Exhaustive for good: HTTP/2 and HTTP/3 are not text, so no later version has this syntax.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Version {
     /// `HTTP/1.0`

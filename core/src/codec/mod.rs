@@ -54,7 +54,7 @@
 //!
 //! let mut output = BytesMut::new();
 //! let headers: &[(&[u8], &[u8])] = &[(b"Content-Type", b"text/plain")];
-//! codec.encode(Reply { status: 200, headers, body: b"abc", head_only: false }, &mut output)?;
+//! codec.encode(Reply::new(200, headers, b"abc"), &mut output)?;
 //! assert_eq!(
 //!     &output[..],
 //!     b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n\r\nabc"
@@ -98,15 +98,15 @@
 //!                 conn.get_mut().set_read_deadline(None);
 //!                 target = head.bytes_of(head.request().target()).to_vec();
 //!             }
-//!             RequestFrame::Body(_) | RequestFrame::Trailers(_) => {} // not read here
 //!             RequestFrame::End { last } => {
 //!                 let headers: &[(&[u8], &[u8])] = &[(b"Content-Type", b"text/plain")];
-//!                 conn.send(Reply { status: 200, headers, body: &target, head_only: false }).await?;
+//!                 conn.send(Reply::new(200, headers, &target)).await?;
 //!                 if last {
 //!                     break; // the request asked to close the connection
 //!                 }
 //!                 conn.get_mut().set_read_deadline(head_due());
 //!             }
+//!             _ => {} // body and trailers are not read here
 //!         }
 //!     }
 //!     Ok(())
@@ -121,8 +121,8 @@
 //! let mut client = Framed::new(TcpStream::connect(addr).await?, ClientCodec::new(Limits::DEFAULT));
 //! let host: &[(&[u8], &[u8])] = &[(b"Host", b"example.com")];
 //! // `feed` queues a message, `send` queues one and writes all: both go out in one write.
-//! client.feed(Call { method: b"GET", target: b"/a", headers: host, body: b"" }).await?;
-//! client.send(Call { method: b"GET", target: b"/b", headers: host, body: b"" }).await?;
+//! client.feed(Call::new(b"GET", b"/a", host, b"")).await?;
+//! client.send(Call::new(b"GET", b"/b", host, b"")).await?;
 //! let mut bodies = Vec::new();
 //! while bodies.len() < 2 {
 //!     match client.next().await.ok_or(CodecError::Incomplete)?? {
@@ -250,8 +250,10 @@ impl TrailerSection {
     }
 }
 
-/// How the body of a streamed message ([`ReplyHead`], [`CallHead`]) is delimited.
+/// How the body of a streamed message ([`ReplyHead`], [`CallHead`]) is delimited. More ways may
+/// be added (a body the encoder frames by itself), so a `match` needs a wildcard arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum BodyLength {
     /// `Content-Length`: exactly this many bytes of [`BodyPart::Data`] follow, no more, no
     /// less. `Fixed(0)` in a response without content (1xx, 204) writes no field.
@@ -265,8 +267,10 @@ pub enum BodyLength {
     UntilClose,
 }
 
-/// A part of a streamed message's body, after its head.
+/// A part of a streamed message's body, after its head. More kinds of part may be added (a
+/// chunk with extensions), so a `match` needs a wildcard arm.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub enum BodyPart<'a> {
     /// Body data: a chunk of a chunked body, or the next bytes of a Content-Length body.
     /// Empty data writes nothing.

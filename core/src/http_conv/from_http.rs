@@ -61,6 +61,8 @@ use crate::syntax::{self, Version};
 use crate::writer::{reason_phrase, RequestWriter, ResponseWriter, WriteError, WriteTarget};
 
 /// How the body after a head is framed; the writer writes the matching field.
+///
+/// Exhaustive for good: HTTP/1.1 has no other framing field to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BodyFraming {
     /// No framing field: a request without a body, a 1xx or 204 response, or a response whose
