@@ -291,6 +291,7 @@ pub use writer::{
 /// let name = httpspan::backend_name();
 /// assert!(["avx512", "avx2", "sse4.2", "neon", "simd128", "swar", "scalar"].contains(&name));
 /// ```
+#[must_use]
 pub fn backend_name() -> &'static str {
     scan::backend_name()
 }

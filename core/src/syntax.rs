@@ -30,6 +30,7 @@ pub enum Version {
 
 impl Version {
     /// The version as it appears on the wire.
+    #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
             Version::Http10 => "HTTP/1.0",

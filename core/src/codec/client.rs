@@ -199,6 +199,7 @@ pub struct ClientCodec {
 impl ClientCodec {
     /// A codec with these limits for the responses it reads. Allocates nothing until the
     /// first `decode`.
+    #[must_use]
     pub fn new(limits: Limits) -> Self {
         ClientCodec {
             reader: Reader::new(MessageKind::Response, limits),
@@ -212,6 +213,7 @@ impl ClientCodec {
     }
 
     /// Requests sent whose final response has not been read yet.
+    #[must_use]
     pub fn in_flight(&self) -> usize {
         self.pending.len
     }

@@ -394,6 +394,7 @@ impl CodecError {
     /// The status code a server should answer before closing: 400, 413, 414, 431 or 505 for a
     /// request it rejects; `None` when no answer is due (the client left, the socket failed, or
     /// the server's own reply was invalid).
+    #[must_use]
     pub fn status(&self) -> Option<u16> {
         match self {
             CodecError::Parse(e) => Some(e.status()),

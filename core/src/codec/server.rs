@@ -193,6 +193,7 @@ impl Versions {
 impl ServerCodec {
     /// A codec with these limits for the requests it reads. Allocates nothing until the first
     /// `decode`.
+    #[must_use]
     pub fn new(limits: Limits) -> Self {
         ServerCodec {
             reader: Reader::new(MessageKind::Request, limits),

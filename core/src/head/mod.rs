@@ -60,6 +60,7 @@ pub enum Status {
 
 impl Status {
     /// Whether the head is complete.
+    #[must_use]
     pub const fn is_complete(self) -> bool {
         matches!(self, Status::Complete { .. })
     }
