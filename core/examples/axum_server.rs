@@ -100,7 +100,14 @@ fn main() -> io::Result<()> {
                     let _ = stopped.wait_for(|stop| *stop).await;
                 };
                 if let Err(e) = serve_connection_with_shutdown(socket, app, options, asked).await {
-                    eprintln!("connection: {e}");
+                    // ServeError's Display is its own sentence; its causes follow by source().
+                    let mut line = format!("connection: {e}");
+                    let mut cause = std::error::Error::source(&e);
+                    while let Some(inner) = cause {
+                        line.push_str(&format!(": {inner}"));
+                        cause = inner.source();
+                    }
+                    eprintln!("{line}");
                 }
             }
         });

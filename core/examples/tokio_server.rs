@@ -134,8 +134,9 @@ async fn connection(stream: TcpStream, settings: Settings) -> io::Result<()> {
                         break true;
                     }
                 }
-                // Trailer fields: this server has no use for them.
-                RequestFrame::Trailers(_) => {}
+                // Trailer fields, and frames of later versions: this server has no use for
+                // them.
+                _ => {}
             }
         };
         if !out.is_empty() {
@@ -171,12 +172,7 @@ fn answer(codec: &mut ServerCodec, out: &mut BytesMut, route: Route, body: &[u8]
     } else {
         &close[..1]
     };
-    let reply = Reply {
-        status,
-        headers,
-        body: content.bytes(body),
-        head_only,
-    };
+    let reply = Reply::new(status, headers, content.bytes(body)).head_only(head_only);
     codec
         .encode(reply, out)
         .expect("the answers are valid responses");
@@ -190,12 +186,7 @@ fn error_answer(codec: &mut ServerCodec, out: &mut BytesMut, error: &CodecError)
     };
     let reason = format!("{error}\n");
     let headers: &[(&[u8], &[u8])] = &[(b"Content-Type", b"text/plain"), (b"Connection", b"close")];
-    let reply = Reply {
-        status,
-        headers,
-        body: reason.as_bytes(),
-        head_only: false,
-    };
+    let reply = Reply::new(status, headers, reason.as_bytes());
     codec
         .encode(reply, out)
         .expect("the error answers are valid responses");

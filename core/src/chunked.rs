@@ -64,11 +64,13 @@ pub struct ChunkLine {
 
 impl ChunkLine {
     /// Bytes of the whole line, through its LF.
+    #[must_use]
     pub fn line_len(&self) -> u64 {
         u64::from(self.digits) + u64::from(self.ext_len) + u64::from(self.eol_len)
     }
 
     /// Whether this is the last chunk's line (chunk-size 0): the trailer section follows it.
+    #[must_use]
     pub fn is_last(&self) -> bool {
         self.size == 0
     }
@@ -154,6 +156,7 @@ impl Default for ChunkedDecoder {
 
 impl ChunkedDecoder {
     /// A decoder at the start of a chunked body.
+    #[must_use]
     pub const fn new() -> Self {
         ChunkedDecoder {
             remaining: 0,
@@ -166,6 +169,7 @@ impl ChunkedDecoder {
     }
 
     /// Whether the last chunk has been read.
+    #[must_use]
     pub fn is_done(&self) -> bool {
         self.state == State::Done
     }
@@ -176,6 +180,11 @@ impl ChunkedDecoder {
     /// [`Chunk::NeedMore`], then with the next piece. Error offsets count from the start of
     /// `input`. Only `max_chunk_ext_bytes`, `max_body_chunk_ext_bytes` and
     /// [`Leniency::bare_lf`](crate::Leniency::bare_lf) of `limits` apply here.
+    ///
+    /// # Errors
+    ///
+    /// An [`Error`] with its offset in `input` when a chunk line breaks the chunked syntax or a
+    /// limit of `limits`; every later call returns it again.
     #[cfg_attr(not(target_arch = "wasm32"), inline)]
     pub fn decode(&mut self, input: &[u8], limits: &Limits) -> Result<(usize, Chunk), Error> {
         self.decode_with::<false>(input, limits, false)
@@ -185,6 +194,10 @@ impl ChunkedDecoder {
     /// its LF is consumed, before the chunk's data (or, for the last chunk, before
     /// [`Chunk::TrailerSection`]). For callers that show where the framing is; the data and
     /// the errors are the same as `decode`'s, whatever the mix of calls.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`decode`](Self::decode).
     #[cfg_attr(not(target_arch = "wasm32"), inline)]
     pub fn decode_lines(&mut self, input: &[u8], limits: &Limits) -> Result<(usize, Chunk), Error> {
         self.decode_with::<true>(input, limits, true)

@@ -368,12 +368,14 @@ impl Error {
 
     /// What was wrong.
     #[inline]
+    #[must_use]
     pub const fn kind(&self) -> ErrorKind {
         self.kind
     }
 
     /// The offset of the byte at which the input became invalid.
     #[inline]
+    #[must_use]
     pub const fn offset(&self) -> usize {
         self.offset
     }
@@ -381,18 +383,21 @@ impl Error {
     /// The status code a server should answer: 400, 413, 414, 431 or 505 for a fault of the
     /// message; 500 for a misuse of the parser by the caller.
     #[inline]
+    #[must_use]
     pub const fn status(&self) -> u16 {
         self.kind.status()
     }
 
     /// The RFC section whose rule the message broke.
     #[inline]
+    #[must_use]
     pub const fn rfc(&self) -> &'static str {
         self.kind.rfc()
     }
 
     /// A short lowercase description.
     #[inline]
+    #[must_use]
     pub const fn message(&self) -> &'static str {
         self.kind.message()
     }

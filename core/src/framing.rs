@@ -14,6 +14,9 @@ use crate::limits::Leniency;
 use crate::syntax::{self, ListItems, MethodClass, Version};
 
 /// How the body of a message is delimited (RFC 9112 6.3).
+///
+/// Exhaustive for good: these are all the ways HTTP/1.1 delimits a body, and code that reads
+/// a body must handle each one, never a wildcard.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Framing {
     /// The message has no body.

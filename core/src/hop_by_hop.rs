@@ -35,6 +35,7 @@ pub(crate) const HOP_BY_HOP: [&[u8]; 6] = [
 /// assert!(!httpspan::is_hop_by_hop(b"Trailer"));
 /// assert!(!httpspan::is_hop_by_hop(b"Content-Length"));
 /// ```
+#[must_use]
 pub fn is_hop_by_hop(name: &[u8]) -> bool {
     HOP_BY_HOP.iter().any(|n| name.eq_ignore_ascii_case(n))
 }
@@ -88,6 +89,7 @@ fn is_connection(field: &Field, buf: &[u8]) -> bool {
 /// );
 /// # Ok::<(), httpspan::WriteError>(())
 /// ```
+#[must_use]
 pub fn end_to_end_fields<'a>(fields: &'a [Field], buf: &'a [u8]) -> EndToEndFields<'a> {
     end_to_end_trailers(fields, buf, fields, buf)
 }
@@ -112,6 +114,7 @@ pub fn end_to_end_fields<'a>(fields: &'a [Field], buf: &'a [u8]) -> EndToEndFiel
 ///         .collect();
 /// assert_eq!(forwarded, [b"Checksum"]);
 /// ```
+#[must_use]
 pub fn end_to_end_trailers<'a>(
     trailers: &'a [Field],
     trailer_buf: &'a [u8],

@@ -380,6 +380,7 @@ impl KnownHeader {
     /// assert_eq!(KnownHeader::from_name(b"x-custom"), None);
     /// ```
     #[inline]
+    #[must_use]
     pub fn from_name(name: &[u8]) -> Option<KnownHeader> {
         // Every known name is a token, and so is every name that equals one but for case.
         if !crate::validate::is_token(name) {
@@ -419,6 +420,7 @@ impl KnownHeader {
 
     /// The slot of this header in the presence bitmap and the index array.
     #[inline]
+    #[must_use]
     pub const fn slot(self) -> usize {
         self as usize
     }

@@ -190,6 +190,30 @@
 //!   `http_body::Body`.
 //!
 //! Without `tokio`, `http` and `tower` the crate has no dependencies.
+//!
+//! # Stability
+//!
+//! These are fixed for good, not only until the next minor release:
+//!
+//! - [`Span`] is two public `u16` fields, `off` and `len`, 4 bytes, `Copy`: a head or trailer
+//!   section is at most 65535 bytes, and [`Limits`] cannot raise that. Larger sections would
+//!   need a new type, never a wider `Span`.
+//! - [`Request::known_bitmap`] is a `u64` with bit [`KnownHeader::slot`] set for each known
+//!   header present. A known header keeps its slot; new ones (the enum is non-exhaustive) take
+//!   the next free slots, and there is room for 63 in all (bit 63 is never a known header's).
+//! - The enums that will grow ([`ErrorKind`], [`KnownHeader`], [`stream::Event`], [`Chunk`],
+//!   the codec's frames and the error enums) are `#[non_exhaustive]`; those that say so in
+//!   their docs ([`Status`], [`Framing`], [`Version`], [`stream::MessageKind`]) are exhaustive
+//!   for good. The codec's message structs are built by their `new` functions, so that fields
+//!   can be added.
+//!
+//! Two switches are for testing, supported but outside semver: the environment variable
+//! `HTTPSPAN_BACKEND` (read once, at the first parse, with `std`) names the scanning backend to
+//! use instead of the best one the CPU runs (`avx512`, `avx2`, `sse4.2`, `neon`, `simd128`,
+//! `swar`, `scalar`; a name the CPU cannot run is ignored), and the hidden module `__backends`
+//! lets tests and fuzzers list the backends, force one and run each kernel alone. Every backend
+//! gives the same results, so neither changes what a parse returns; their names and items may
+//! change in any release, and the changelog says when.
 
 #![no_std]
 #![deny(missing_docs)]
@@ -267,9 +291,11 @@ pub use writer::{
 /// let name = httpspan::backend_name();
 /// assert!(["avx512", "avx2", "sse4.2", "neon", "simd128", "swar", "scalar"].contains(&name));
 /// ```
+#[must_use]
 pub fn backend_name() -> &'static str {
     scan::backend_name()
 }
 
+// A test hook, supported but outside semver (the crate docs' "Stability" section).
 #[doc(hidden)]
 pub use scan::backends as __backends;

@@ -129,12 +129,14 @@ pub struct Request<const N: usize = 64> {
 
 impl Request {
     /// A request parser with 64 field slots and the default [`Limits`].
+    #[must_use]
     pub const fn new() -> Self {
         Self::with_limits(Limits::DEFAULT)
     }
 
     /// A request parser with 64 field slots and the given limits: at most 64 field lines, or
     /// `limits.max_field_lines` if lower. For more, use [`with_slots`](Request::with_slots).
+    #[must_use]
     pub const fn with_limits(limits: Limits) -> Self {
         Self::with_slots(limits)
     }
@@ -171,6 +173,7 @@ impl<const N: usize> Request<N> {
     /// assert_eq!(err.kind(), httpspan::ErrorKind::TooManyFields);
     /// # Ok::<(), httpspan::Error>(())
     /// ```
+    #[must_use]
     pub const fn with_slots(limits: Limits) -> Self {
         Request {
             head: Head::new(HeadKind::Request, &limits),
@@ -220,6 +223,12 @@ impl<const N: usize> Request<N> {
     /// assert_eq!(req.parse(b"GET /b")?, Status::Partial);
     /// # Ok::<(), httpspan::Error>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// An [`Error`] with the byte offset, the rule broken and the status to answer, when the head
+    /// breaks a rule of HTTP/1.1 or a [`Limits`] bound, or the call breaks the contract above
+    /// ([`ErrorKind::BufferShorterThanParsed`], [`ErrorKind::ParseAfterComplete`]).
     pub fn parse(&mut self, buf: &[u8]) -> Result<Status, Error> {
         self.head.parse(buf, &mut self.line)
     }
@@ -236,11 +245,13 @@ impl<const N: usize> Request<N> {
     }
 
     /// The method, case-sensitive, as sent.
+    #[must_use]
     pub fn method(&self) -> Span {
         self.line.method
     }
 
     /// The request-target, as sent (no decoding).
+    #[must_use]
     pub fn target(&self) -> Span {
         self.line.target
     }
@@ -248,18 +259,21 @@ impl<const N: usize> Request<N> {
     field_accessors!();
 
     /// The HTTP version.
+    #[must_use]
     pub fn version(&self) -> Version {
         self.head.version()
     }
 
     /// The declared Content-Length.
     #[inline]
+    #[must_use]
     pub fn content_length(&self) -> Option<u64> {
         self.head.framing().content_length()
     }
 
     /// Whether the body is chunked.
     #[inline]
+    #[must_use]
     pub fn is_chunked(&self) -> bool {
         self.head.framing().is_chunked()
     }
@@ -281,6 +295,7 @@ impl<const N: usize> Request<N> {
     /// # Ok::<(), httpspan::Error>(())
     /// ```
     #[inline]
+    #[must_use]
     pub fn has_other_codings(&self) -> bool {
         self.head.framing().has_other_codings()
     }
@@ -303,6 +318,7 @@ impl<const N: usize> Request<N> {
     /// assert!(req.expects_continue(buf));
     /// # Ok::<(), httpspan::Error>(())
     /// ```
+    #[must_use]
     pub fn expects_continue(&self, buf: &[u8]) -> bool {
         // The index says in O(1) whether any Expect line is there; most requests have none.
         self.head.version() == Version::Http11
@@ -316,12 +332,14 @@ impl<const N: usize> Request<N> {
 
     /// Whether the connection stays open after this request (RFC 9112 9.3).
     #[inline]
+    #[must_use]
     pub fn keep_alive(&self) -> bool {
         self.head.framing().keep_alive(self.head.version())
     }
 
     /// How the body is delimited: chunked, a Content-Length, or no body at all (RFC 9112 6.3).
     #[inline]
+    #[must_use]
     pub fn framing(&self) -> Framing {
         self.head.framing().request_framing()
     }

@@ -102,12 +102,14 @@ pub struct Response<const N: usize = 64> {
 
 impl Response {
     /// A response parser with 64 field slots and the default [`Limits`].
+    #[must_use]
     pub const fn new() -> Self {
         Self::with_limits(Limits::DEFAULT)
     }
 
     /// A response parser with 64 field slots and the given limits: at most 64 field lines, or
     /// `limits.max_field_lines` if lower. For more, use [`with_slots`](Response::with_slots).
+    #[must_use]
     pub const fn with_limits(limits: Limits) -> Self {
         Self::with_slots(limits)
     }
@@ -124,6 +126,7 @@ impl<const N: usize> Response<N> {
     /// A response parser with `N` field slots and the given limits. Field lines are bounded by
     /// the smaller of `N` and `limits.max_field_lines` (see
     /// [`Request::with_slots`](crate::Request::with_slots)).
+    #[must_use]
     pub const fn with_slots(limits: Limits) -> Self {
         Response {
             head: Head::new(HeadKind::Response, &limits),
@@ -152,6 +155,10 @@ impl<const N: usize> Response<N> {
     /// [`Status::Partial`]. The same contract as [`Request::parse`](crate::Request::parse)
     /// holds: the whole buffer from the message's first byte on every call, and
     /// [`reset`](Self::reset) before the next message (an interim 1xx response included).
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`Request::parse`](crate::Request::parse), for a status line and fields.
     pub fn parse(&mut self, buf: &[u8]) -> Result<Status, Error> {
         self.head.parse(buf, &mut self.line)
     }
@@ -165,22 +172,26 @@ impl<const N: usize> Response<N> {
     field_accessors!();
 
     /// The HTTP version.
+    #[must_use]
     pub fn version(&self) -> Version {
         self.head.version()
     }
 
     /// The status code, from 100 to 599.
+    #[must_use]
     pub fn status(&self) -> u16 {
         self.line.status
     }
 
     /// The reason phrase, as sent; may be empty.
+    #[must_use]
     pub fn reason(&self) -> Span {
         self.line.reason
     }
 
     /// The declared Content-Length.
     #[inline]
+    #[must_use]
     pub fn content_length(&self) -> Option<u64> {
         self.head.framing().content_length()
     }
@@ -188,6 +199,7 @@ impl<const N: usize> Response<N> {
     /// Whether the body is chunked: Transfer-Encoding ends in chunked and the response has a
     /// body at all (a 204, a 304 or an answer to HEAD has none, whatever its fields say).
     #[inline]
+    #[must_use]
     pub fn is_chunked(&self) -> bool {
         self.framing() == Framing::Chunked
     }
@@ -197,12 +209,14 @@ impl<const N: usize> Response<N> {
     /// them in the Transfer-Encoding it sends. See
     /// [`Request::has_other_codings`](crate::Request::has_other_codings).
     #[inline]
+    #[must_use]
     pub fn has_other_codings(&self) -> bool {
         self.head.framing().has_other_codings()
     }
 
     /// An interim 1xx response other than 101: the final response to the same request follows.
     #[inline]
+    #[must_use]
     pub fn is_interim(&self) -> bool {
         (100..200).contains(&self.line.status) && self.line.status != 101
     }
@@ -210,6 +224,7 @@ impl<const N: usize> Response<N> {
     /// A 101, or a 2xx answer to CONNECT: after this head the connection no longer carries
     /// HTTP/1.1 (RFC 9112 6.3 rules 1 and 2).
     #[inline]
+    #[must_use]
     pub fn switches_protocols(&self) -> bool {
         framing::switches_protocols(self.line.status, self.answering)
     }
@@ -217,6 +232,7 @@ impl<const N: usize> Response<N> {
     /// Whether the connection stays open after this response (RFC 9112 9.3). A body that runs
     /// until the connection closes means it does not.
     #[inline]
+    #[must_use]
     pub fn keep_alive(&self) -> bool {
         self.head.framing().keep_alive(self.head.version()) && self.framing() != Framing::UntilClose
     }
@@ -224,6 +240,7 @@ impl<const N: usize> Response<N> {
     /// How the body is delimited (RFC 9112 6.3): none for 1xx, 204, 304, answers to HEAD and
     /// tunnels; otherwise chunked, a Content-Length, or until the connection closes.
     #[inline]
+    #[must_use]
     pub fn framing(&self) -> Framing {
         self.head
             .framing()

@@ -30,6 +30,7 @@ impl Span {
 
     /// A span of `len` bytes starting at `off`.
     #[inline]
+    #[must_use]
     pub const fn new(off: u16, len: u16) -> Span {
         Span { off, len }
     }
@@ -45,24 +46,28 @@ impl Span {
 
     /// Offset one past the last byte.
     #[inline]
+    #[must_use]
     pub const fn end(self) -> usize {
         self.off as usize + self.len as usize
     }
 
     /// Whether the span covers no bytes.
     #[inline]
+    #[must_use]
     pub const fn is_empty(self) -> bool {
         self.len == 0
     }
 
     /// The span as a range of buffer indices.
     #[inline]
+    #[must_use]
     pub const fn range(self) -> Range<usize> {
         self.off as usize..self.end()
     }
 
     /// The bytes of `buf` that this span covers, or `None` if `buf` is too short.
     #[inline]
+    #[must_use]
     pub fn get(self, buf: &[u8]) -> Option<&[u8]> {
         buf.get(self.range())
     }
@@ -72,6 +77,7 @@ impl Span {
     /// Pass the buffer that was parsed. With a buffer too short to hold the span the result is
     /// empty rather than a panic; use [`Span::get`] to tell the two apart.
     #[inline]
+    #[must_use]
     pub fn as_bytes(self, buf: &[u8]) -> &[u8] {
         self.get(buf).unwrap_or(&[])
     }

@@ -79,6 +79,8 @@ pub enum Event {
 }
 
 /// Which side of the connection the stream comes from.
+///
+/// Exhaustive for good: an HTTP message is a request or a response.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MessageKind {
     /// A stream of requests, as a server reads it.
@@ -148,6 +150,7 @@ pub struct Decoder<B, const N: usize = 64> {
 pub const DEFAULT_BUFFER_LEN: usize = buffer_len(&Limits::DEFAULT);
 
 /// The buffer size at which `limits`, not the buffer, bound heads and trailer sections.
+#[must_use]
 pub const fn buffer_len(limits: &Limits) -> usize {
     let trailers = if limits.max_trailer_bytes > 65536 {
         65536
@@ -501,6 +504,11 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const N: usize> Decoder<B, N> {
     /// Decodes from `input`: returns how many of its bytes were consumed and what was found.
     /// Error offsets count from the start of the stream; after an error, every call returns it
     /// again.
+    ///
+    /// # Errors
+    ///
+    /// An [`Error`] when a head, chunk line or trailer section breaks a rule of HTTP/1.1 or a
+    /// limit; the decoder stays stopped on it.
     pub fn decode(&mut self, input: &[u8]) -> Result<(usize, Event), Error> {
         let mut used = 0;
         loop {
@@ -641,6 +649,11 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>, const N: usize> Decoder<B, N> {
     ///
     /// A head or trailer section cut short is an error rather than `Incomplete` when the bytes
     /// received are already invalid (see [`Request::check_truncated`]).
+    ///
+    /// # Errors
+    ///
+    /// An [`Error`] when the bytes of a head or trailer section cut short are already invalid, or
+    /// an error [`decode`](Self::decode) returned before.
     pub fn finish(&mut self) -> Result<Event, Error> {
         let event = match self.state {
             State::Failed(error) => return Err(error),

@@ -18,6 +18,8 @@ pub(crate) use target::{
 pub(crate) type SyntaxResult<T> = Result<T, (ErrorKind, usize)>;
 
 /// The HTTP versions a message can have.
+///
+/// Exhaustive for good: HTTP/2 and HTTP/3 are not text, so no later version has this syntax.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Version {
     /// `HTTP/1.0`
@@ -28,6 +30,7 @@ pub enum Version {
 
 impl Version {
     /// The version as it appears on the wire.
+    #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
             Version::Http10 => "HTTP/1.0",

@@ -26,12 +26,14 @@ pub struct Trailers<const N: usize = 64> {
 
 impl Trailers {
     /// A trailer parser with 64 field slots and the default [`Limits`].
+    #[must_use]
     pub const fn new() -> Self {
         Self::with_limits(Limits::DEFAULT)
     }
 
     /// A trailer parser with 64 field slots and the given limits (`max_field_lines` and
     /// `max_trailer_bytes` apply).
+    #[must_use]
     pub const fn with_limits(limits: Limits) -> Self {
         Self::with_slots(limits)
     }
@@ -47,6 +49,7 @@ impl<const N: usize> Default for Trailers<N> {
 impl<const N: usize> Trailers<N> {
     /// A trailer parser with `N` field slots and the given limits: field lines are bounded by
     /// the smaller of `N` and `limits.max_field_lines`, bytes by `limits.max_trailer_bytes`.
+    #[must_use]
     pub const fn with_slots(limits: Limits) -> Self {
         Trailers {
             head: Head::new(HeadKind::Trailers, &limits),
@@ -59,6 +62,11 @@ impl<const N: usize> Trailers<N> {
     /// [`Status::Complete`] is the length of the section, its final CRLF included. The same
     /// contract as [`Request::parse`](crate::Request::parse) holds: the whole buffer from the
     /// section's first byte on every call, and [`reset`](Self::reset) before the next section.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`Request::parse`](crate::Request::parse), for trailer field lines and the
+    /// trailer limits.
     pub fn parse(&mut self, buf: &[u8]) -> Result<Status, Error> {
         self.head.parse(buf, &mut self.line)
     }

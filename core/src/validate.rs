@@ -20,6 +20,7 @@ use crate::syntax::{self, MethodClass};
 /// assert!(!httpspan::is_token(b"")); // a token has at least one byte
 /// ```
 #[inline]
+#[must_use]
 pub fn is_token(bytes: &[u8]) -> bool {
     !bytes.is_empty() && scan::token_len(bytes) == bytes.len()
 }
@@ -38,6 +39,7 @@ pub fn is_token(bytes: &[u8]) -> bool {
 /// assert!(!httpspan::is_field_value(b" padded "));
 /// ```
 #[inline]
+#[must_use]
 pub fn is_field_value(bytes: &[u8]) -> bool {
     match (bytes.first(), bytes.last()) {
         (Some(&first), Some(&last)) if is_ws(first) || is_ws(last) => false,
@@ -67,6 +69,7 @@ pub fn is_field_value(bytes: &[u8]) -> bool {
 /// assert!(!is_request_target(b"GET", b"/page#section"));
 /// ```
 #[inline]
+#[must_use]
 pub fn is_request_target(method: &[u8], target: &[u8]) -> bool {
     request_target(method, target).is_ok()
 }

@@ -363,6 +363,13 @@ macro_rules! head_methods {
         /// [`chunked`](Self::chunked) or [`body`](Self::body)), a Connection value that is not
         /// a list of tokens and, in a request, a second or invalid Host. Other fields may
         /// repeat. On error nothing is written and the writer can go on.
+        ///
+        /// # Errors
+        ///
+        /// [`WriteError::Invalid`] for a name that is not a token, a value with a byte a field
+        /// value cannot hold, or a field the rules above refuse; [`WriteError::FramingField`] for
+        /// Content-Length or Transfer-Encoding;
+        /// [`WriteError::BufferTooSmall`] when it does not fit.
         #[inline]
         pub fn header(&mut self, name: &[u8], value: &[u8]) -> Result<&mut Self, WriteError> {
             self.head.header(name, value)?;
@@ -371,6 +378,10 @@ macro_rules! head_methods {
 
         /// Adds a field line whose value is a decimal number (`Age`, `Retry-After`, ...),
         /// formatted without allocating. Same rules as [`header`](Self::header).
+        ///
+        /// # Errors
+        ///
+        /// As [`header`](Self::header)'s.
         #[inline]
         pub fn header_u64(&mut self, name: &[u8], value: u64) -> Result<&mut Self, WriteError> {
             self.head.header_u64(name, value)?;
@@ -382,6 +393,13 @@ macro_rules! head_methods {
         /// Refused when a framing field is already written (a second Content-Length, or one
         /// beside Transfer-Encoding), when `len` is above 2^63-1, and in responses without
         /// content (1xx, 204).
+        ///
+        /// # Errors
+        ///
+        /// [`WriteError::Invalid`] when a framing field is already written,
+        /// [`WriteError::BodyNotAllowed`] in a response without content,
+        /// [`WriteError::Invalid`] for a `len` above 2^63-1, [`WriteError::BufferTooSmall`] when
+        /// it does not fit.
         #[inline]
         pub fn content_length(&mut self, len: u64) -> Result<&mut Self, WriteError> {
             self.head.content_length(len)?;
@@ -395,6 +413,12 @@ macro_rules! head_methods {
         ///
         /// Refused when a framing field is already written, in HTTP/1.0, and in responses
         /// without content (1xx, 204).
+        ///
+        /// # Errors
+        ///
+        /// [`WriteError::Invalid`] when a framing field is already written or in HTTP/1.0,
+        /// [`WriteError::BodyNotAllowed`] in a response without content,
+        /// [`WriteError::BufferTooSmall`] when it does not fit.
         #[inline]
         pub fn chunked(&mut self) -> Result<&mut Self, WriteError> {
             self.head.chunked()?;
@@ -412,6 +436,11 @@ macro_rules! head_methods {
         /// fields announce one, is the caller's to send.
         ///
         /// An HTTP/1.1 request without Host is refused.
+        ///
+        /// # Errors
+        ///
+        /// [`WriteError::Invalid`] for an HTTP/1.1 request without Host,
+        /// [`WriteError::BufferTooSmall`] when the empty line does not fit.
         #[inline]
         pub fn finish(self) -> Result<usize, WriteError> {
             self.head.finish()
@@ -423,6 +452,12 @@ macro_rules! head_methods {
         ///
         /// Refused when a framing field is already written, and in responses without content
         /// (1xx, 204, 304).
+        ///
+        /// # Errors
+        ///
+        /// [`WriteError::Invalid`] when a framing field is already written,
+        /// [`WriteError::BodyNotAllowed`] in a response without content, and those of
+        /// [`finish`](Self::finish).
         #[inline]
         pub fn body(self, body: &[u8]) -> Result<usize, WriteError> {
             self.head.body(body)
@@ -502,6 +537,11 @@ impl<'a> ResponseWriter<'a> {
     /// Starts an HTTP/1.1 response with `status` and its registered reason phrase (see
     /// [`reason_phrase`]; empty for an unregistered code) at the start of `buf`. `status` must
     /// be from 100 to 599.
+    ///
+    /// # Errors
+    ///
+    /// [`WriteError::Invalid`] for a status outside 100 to 599;
+    /// [`WriteError::BufferTooSmall`] when `buf` has no room; nothing usable is written then.
     #[inline]
     pub fn new(buf: &'a mut [u8], status: u16) -> Result<Self, WriteError> {
         Self::new_in(buf, status)
@@ -509,6 +549,11 @@ impl<'a> ResponseWriter<'a> {
 
     /// Starts a response with any version, status (100 to 599) and reason phrase (SP, HTAB,
     /// VCHAR and obs-text: no CR, LF or other control byte) at the start of `buf`.
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](ResponseWriter::new)'s, and [`WriteError::Invalid`] for a reason phrase with a
+    /// byte it cannot hold.
     pub fn with_reason(
         buf: &'a mut [u8],
         version: Version,
@@ -522,6 +567,10 @@ impl<'a> ResponseWriter<'a> {
 impl<'a, T: WriteTarget + ?Sized> ResponseWriter<'a, T> {
     /// [`new`](ResponseWriter::new) into any [`WriteTarget`]: appended to a `Vec<u8>` or
     /// `BytesMut`, or only measured with [`Measure`].
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](ResponseWriter::new)'s.
     #[inline]
     pub fn new_in(target: &'a mut T, status: u16) -> Result<Self, WriteError> {
         match status_line(status) {
@@ -531,6 +580,10 @@ impl<'a, T: WriteTarget + ?Sized> ResponseWriter<'a, T> {
     }
 
     /// [`with_reason`](ResponseWriter::with_reason) into any [`WriteTarget`].
+    ///
+    /// # Errors
+    ///
+    /// As [`with_reason`](ResponseWriter::with_reason)'s.
     pub fn with_reason_in(
         target: &'a mut T,
         version: Version,
@@ -600,6 +653,12 @@ pub struct RequestWriter<'a, T: WriteTarget + ?Sized = [u8]> {
 
 impl<'a> RequestWriter<'a> {
     /// Starts an HTTP/1.1 request-line at the start of `buf`.
+    ///
+    /// # Errors
+    ///
+    /// [`WriteError::Invalid`] for a method that is not a token or a target the parser would
+    /// refuse with it;
+    /// [`WriteError::BufferTooSmall`] when `buf` has no room; nothing usable is written then.
     #[inline]
     pub fn new(buf: &'a mut [u8], method: &[u8], target: &[u8]) -> Result<Self, WriteError> {
         Self::new_in(buf, method, target)
@@ -607,6 +666,10 @@ impl<'a> RequestWriter<'a> {
 
     /// Starts a request-line with any version at the start of `buf`. HTTP/1.0 requests need no
     /// Host and cannot be chunked.
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](RequestWriter::new)'s.
     pub fn with_version(
         buf: &'a mut [u8],
         method: &[u8],
@@ -621,12 +684,20 @@ impl<'a, T: WriteTarget + ?Sized> RequestWriter<'a, T> {
     /// [`new`](RequestWriter::new) into any [`WriteTarget`]: appended to a `Vec<u8>` or
     /// `BytesMut`, or only measured with [`Measure`]. (`out` here, as `target` is the
     /// request-target.)
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](RequestWriter::new)'s.
     #[inline]
     pub fn new_in(out: &'a mut T, method: &[u8], target: &[u8]) -> Result<Self, WriteError> {
         Self::with_version_in(out, method, target, Version::Http11)
     }
 
     /// [`with_version`](RequestWriter::with_version) into any [`WriteTarget`].
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](RequestWriter::new)'s.
     pub fn with_version_in(
         out: &'a mut T,
         method: &[u8],

@@ -39,6 +39,7 @@ fn describe(frame: &RequestFrame) -> String {
             )
         }
         RequestFrame::End { last } => format!("end last={last}"),
+        other => format!("unexpected {other:?}"),
     }
 }
 
@@ -162,12 +163,7 @@ mod encode {
             for &size in &sizes {
                 for head_only in [false, true] {
                     let body = &big[..size];
-                    let reply = Reply {
-                        status,
-                        headers,
-                        body,
-                        head_only,
-                    };
+                    let reply = Reply::new(status, headers, body).head_only(head_only);
                     let mut out = BytesMut::new();
                     let result = ServerCodec::new(Limits::DEFAULT).encode(reply, &mut out);
                     let no_content = matches!(status, 100..=199 | 204);
@@ -223,12 +219,7 @@ mod encode {
             misuse(codec.encode(BodyPart::Data(b"x"), &mut out)),
             Misuse::OutOfOrder
         );
-        let head = |length, head_only| ReplyHead {
-            status: 200,
-            headers: &[],
-            length,
-            head_only,
-        };
+        let head = |length, head_only| ReplyHead::new(200, &[], length).head_only(head_only);
         codec
             .encode(head(BodyLength::Fixed(3), false), &mut out)
             .unwrap();
@@ -327,18 +318,10 @@ mod encode {
             assert!(!matches!(frame, RequestFrame::End { last: true }));
         }
         let mut out = BytesMut::new();
-        let chunked = ReplyHead {
-            status: 200,
-            headers: &[],
-            length: BodyLength::Chunked,
-            head_only: false,
-        };
+        let chunked = ReplyHead::new(200, &[], BodyLength::Chunked);
         // An interim answer does not count; the first final one is /a's.
-        let interim = ReplyHead {
-            status: 103,
-            length: BodyLength::Fixed(0),
-            ..chunked
-        };
+        let interim =
+            ReplyHead::new(103, chunked.headers, BodyLength::Fixed(0)).head_only(chunked.head_only);
         codec.encode(interim, &mut out).unwrap();
         codec.encode(chunked, &mut out).unwrap();
         codec.encode(BodyPart::End, &mut out).unwrap();
@@ -348,10 +331,8 @@ mod encode {
             Err(CodecError::Misuse(Misuse::ChunkedToHttp10))
         ));
         assert_eq!(out.len(), len);
-        let until_close = ReplyHead {
-            length: BodyLength::UntilClose,
-            ..chunked
-        };
+        let until_close = ReplyHead::new(chunked.status, chunked.headers, BodyLength::UntilClose)
+            .head_only(chunked.head_only);
         codec.encode(until_close, &mut out).unwrap();
     }
 
@@ -364,32 +345,22 @@ mod encode {
         let mut input = BytesMut::from(&b"GET / HTTP/1.0\r\n\r\n"[..]);
         while codec.decode(&mut input).unwrap().is_some() {}
         let mut out = BytesMut::new();
-        let hints = ReplyHead {
-            status: 103,
-            headers: &[(b"Link", b"</a.css>; rel=preload")],
-            length: BodyLength::Fixed(0),
-            head_only: false,
-        };
+        let hints = ReplyHead::new(
+            103,
+            &[(b"Link", b"</a.css>; rel=preload")],
+            BodyLength::Fixed(0),
+        );
         assert!(matches!(
             codec.encode(hints, &mut out),
             Err(CodecError::Misuse(Misuse::InterimToHttp10))
         ));
-        let proceed = Reply {
-            status: 100,
-            headers: &[],
-            body: b"",
-            head_only: false,
-        };
+        let proceed = Reply::new(100, &[], b"");
         assert!(matches!(
             codec.encode(proceed, &mut out),
             Err(CodecError::Misuse(Misuse::InterimToHttp10))
         ));
         assert!(out.is_empty());
-        let ok = Reply {
-            status: 200,
-            body: b"ok",
-            ..proceed
-        };
+        let ok = Reply::new(200, proceed.headers, b"ok").head_only(proceed.head_only);
         codec.encode(ok, &mut out).unwrap();
         assert!(out.starts_with(b"HTTP/1.1 200 OK\r\n"));
     }
@@ -399,12 +370,8 @@ mod encode {
         let mut codec = ClientCodec::new(Limits::DEFAULT);
         let mut out = BytesMut::new();
         let headers: &[(&[u8], &[u8])] = &[(b"Host", b"h")];
-        let call = |method: &'static [u8], body: &'static [u8]| Call {
-            method,
-            target: b"/",
-            headers,
-            body,
-        };
+        let call =
+            |method: &'static [u8], body: &'static [u8]| Call::new(method, b"/", headers, body);
         codec.encode(call(b"GET", b""), &mut out).unwrap();
         codec.encode(call(b"POST", b""), &mut out).unwrap();
         codec.encode(call(b"PUT", b"abc"), &mut out).unwrap();
@@ -417,31 +384,18 @@ mod encode {
         assert_eq!(codec.in_flight(), 3);
         // No Host: refused by the writer, nothing written, nothing remembered.
         let len = out.len();
-        let bad = Call {
-            method: b"GET",
-            target: b"/",
-            headers: &[],
-            body: b"",
-        };
+        let bad = Call::new(b"GET", b"/", &[], b"");
         assert!(matches!(
             codec.encode(bad, &mut out),
             Err(CodecError::Write(_))
         ));
         assert_eq!((out.len(), codec.in_flight()), (len, 3));
-        let head = CallHead {
-            method: b"POST",
-            target: b"/up",
-            headers,
-            length: BodyLength::UntilClose,
-        };
+        let head = CallHead::new(b"POST", b"/up", headers, BodyLength::UntilClose);
         assert!(matches!(
             codec.encode(head, &mut out),
             Err(CodecError::Misuse(Misuse::UntilCloseInRequest))
         ));
-        let head = CallHead {
-            length: BodyLength::Chunked,
-            ..head
-        };
+        let head = CallHead::new(head.method, head.target, head.headers, BodyLength::Chunked);
         codec.encode(head, &mut out).unwrap();
         codec.encode(BodyPart::Data(b"hello"), &mut out).unwrap();
         codec
@@ -455,12 +409,7 @@ mod encode {
     fn pipelining_is_bounded() {
         let mut codec = ClientCodec::new(Limits::DEFAULT);
         let mut out = BytesMut::new();
-        let call = Call {
-            method: b"GET",
-            target: b"/",
-            headers: &[(b"Host", b"h")],
-            body: b"",
-        };
+        let call = Call::new(b"GET", b"/", &[(b"Host", b"h")], b"");
         for _ in 0..httpspan::codec::MAX_PIPELINED {
             codec.encode(call, &mut out).unwrap();
         }
@@ -529,12 +478,7 @@ mod client {
         let mut out = BytesMut::new();
         for &method in methods {
             let target: &[u8] = if method == b"CONNECT" { b"a:443" } else { b"/" };
-            let call = Call {
-                method,
-                target,
-                headers: &[(b"Host", b"a")],
-                body: b"",
-            };
+            let call = Call::new(method, target, &[(b"Host", b"a")], b"");
             codec.encode(call, &mut out).unwrap();
         }
         codec
@@ -550,6 +494,7 @@ mod client {
                 ResponseFrame::Body(d) => format!("body {}", String::from_utf8_lossy(&d)),
                 ResponseFrame::Trailers(t) => format!("trailers {}", t.bytes().len()),
                 ResponseFrame::End { last } => format!("end last={last}"),
+                other => format!("unexpected {other:?}"),
             });
         }
         out
@@ -602,12 +547,7 @@ mod client {
             );
             // The bytes after the head are the new protocol's, left to the caller.
             assert_eq!(&input[..], b"\x00tunnel bytes");
-            let call = Call {
-                method: b"GET",
-                target: b"/",
-                headers: &[(b"Host", b"a")],
-                body: b"",
-            };
+            let call = Call::new(b"GET", b"/", &[(b"Host", b"a")], b"");
             assert!(matches!(
                 codec.encode(call, &mut BytesMut::new()),
                 Err(CodecError::Misuse(Misuse::NotHttp))

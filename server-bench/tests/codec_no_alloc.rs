@@ -65,14 +65,10 @@ fn serve(codec: &mut ServerCodec, input: &mut BytesMut, out: &mut BytesMut, wire
                 RequestFrame::Trailers(_) => tally.trailers += 1,
                 RequestFrame::End { last } => {
                     assert!(!last);
-                    let reply = Reply {
-                        status: 200,
-                        headers,
-                        body: b"hello\n",
-                        head_only: false,
-                    };
+                    let reply = Reply::new(200, headers, b"hello\n");
                     codec.encode(reply, out).expect("a valid reply");
                 }
+                other => panic!("a frame this test does not expect: {other:?}"),
             }
         }
         // The answers to one read go out in one write.

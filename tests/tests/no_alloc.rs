@@ -486,21 +486,11 @@ fn client_writes(codec: &mut ClientCodec, out: &mut BytesMut) {
         let method: &[u8] = if i % 4 == 3 { b"HEAD" } else { b"GET" };
         match i % 2 {
             0 => {
-                let call = Call {
-                    method,
-                    target: b"/a",
-                    headers: host,
-                    body: b"",
-                };
+                let call = Call::new(method, b"/a", host, b"");
                 codec.encode(call, out).unwrap();
             }
             _ => {
-                let head = CallHead {
-                    method: b"POST",
-                    target: b"/upload",
-                    headers: host,
-                    length: BodyLength::Chunked,
-                };
+                let head = CallHead::new(b"POST", b"/upload", host, BodyLength::Chunked);
                 codec.encode(head, out).unwrap();
                 codec.encode(BodyPart::Data(b"hello"), out).unwrap();
                 codec.encode(BodyPart::Data(&[b'x'; 300]), out).unwrap();
@@ -544,32 +534,23 @@ fn server_round(
                 RequestFrame::End { .. } => {
                     requests += 1;
                     if requests % 2 == 0 {
-                        let hints = ReplyHead {
-                            status: 103,
-                            headers: &[(b"Link", b"</a.css>; rel=preload")],
-                            length: BodyLength::Fixed(0),
-                            head_only: false,
-                        };
+                        let hints = ReplyHead::new(
+                            103,
+                            &[(b"Link", b"</a.css>; rel=preload")],
+                            BodyLength::Fixed(0),
+                        );
                         codec.encode(hints, out).unwrap();
-                        let reply = Reply {
-                            status: 200,
-                            headers,
-                            body: b"hello\n",
-                            head_only,
-                        };
+                        let reply = Reply::new(200, headers, b"hello\n").head_only(head_only);
                         codec.encode(reply, out).unwrap();
                     } else {
-                        let head = ReplyHead {
-                            status: 200,
-                            headers,
-                            length: BodyLength::Chunked,
-                            head_only,
-                        };
+                        let head =
+                            ReplyHead::new(200, headers, BodyLength::Chunked).head_only(head_only);
                         codec.encode(head, out).unwrap();
                         codec.encode(BodyPart::Data(b"streamed"), out).unwrap();
                         codec.encode(BodyPart::End, out).unwrap();
                     }
                 }
+                other => panic!("a frame this test does not expect: {other:?}"),
             }
         }
     }
@@ -598,6 +579,7 @@ fn client_reads(codec: &mut ClientCodec, wire: &[u8], input: &mut BytesMut, read
                     assert!(!last);
                     answers += 1;
                 }
+                other => panic!("a frame this test does not expect: {other:?}"),
             }
         }
     }

@@ -14,8 +14,10 @@ use crate::writer::{RequestWriter, WriteError};
 /// Each costs one byte (its method's effect on the response's framing).
 pub const MAX_PIPELINED: usize = 64;
 
-/// What [`ClientCodec`] decodes: the parts of each response, in order.
+/// What [`ClientCodec`] decodes: the parts of each response, in order. More kinds of frame
+/// may be added, so a `match` needs a wildcard arm.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum ResponseFrame {
     /// An interim (1xx) response other than 101: `100 Continue` (send the body now),
     /// `103 Early Hints`, ... The final response to the same request follows.
@@ -37,7 +39,10 @@ pub enum ResponseFrame {
 
 /// A whole request for [`ClientCodec`]'s encoder: the request-line, fields and a body with its
 /// `Content-Length` (none for an empty body of a method that defines no content, such as GET).
+///
+/// Built with [`Call::new`], so that a field can be added.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct Call<'a> {
     /// The method, a token: `GET`, `POST`, ...
     pub method: &'a [u8],
@@ -53,7 +58,10 @@ pub struct Call<'a> {
 /// The head of a streamed request for [`ClientCodec`]'s encoder; its body follows as
 /// [`BodyPart`]s, ended by [`BodyPart::End`]. [`BodyLength::UntilClose`] is refused: a request
 /// body must declare its end.
+///
+/// Built with [`CallHead::new`], so that a field can be added.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct CallHead<'a> {
     /// The method, a token.
     pub method: &'a [u8],
@@ -63,6 +71,43 @@ pub struct CallHead<'a> {
     pub headers: &'a [(&'a [u8], &'a [u8])],
     /// How the body is delimited; `Fixed(0)` for none.
     pub length: BodyLength,
+}
+
+impl<'a> Call<'a> {
+    /// A request for `target` with `method`, `headers` and `body`.
+    #[must_use]
+    pub const fn new(
+        method: &'a [u8],
+        target: &'a [u8],
+        headers: &'a [(&'a [u8], &'a [u8])],
+        body: &'a [u8],
+    ) -> Self {
+        Call {
+            method,
+            target,
+            headers,
+            body,
+        }
+    }
+}
+
+impl<'a> CallHead<'a> {
+    /// A request head for `target` with `method` and `headers` whose body is delimited by
+    /// `length`.
+    #[must_use]
+    pub const fn new(
+        method: &'a [u8],
+        target: &'a [u8],
+        headers: &'a [(&'a [u8], &'a [u8])],
+        length: BodyLength,
+    ) -> Self {
+        CallHead {
+            method,
+            target,
+            headers,
+            length,
+        }
+    }
 }
 
 /// A method that frames the response to it as `answering` does, for the stream decoder.
@@ -125,8 +170,8 @@ impl Pending {
 /// let mut codec = ClientCodec::new(httpspan::Limits::DEFAULT);
 /// let mut out = BytesMut::new();
 /// let headers: &[(&[u8], &[u8])] = &[(b"Host", b"example.com")];
-/// codec.encode(Call { method: b"HEAD", target: b"/", headers, body: b"" }, &mut out)?;
-/// codec.encode(Call { method: b"GET", target: b"/", headers, body: b"" }, &mut out)?;
+/// codec.encode(Call::new(b"HEAD", b"/", headers, b""), &mut out)?;
+/// codec.encode(Call::new(b"GET", b"/", headers, b""), &mut out)?;
 /// assert!(out.starts_with(b"HEAD / HTTP/1.1\r\nHost: example.com\r\n\r\nGET /"));
 ///
 /// let mut input = BytesMut::from(
@@ -154,6 +199,7 @@ pub struct ClientCodec {
 impl ClientCodec {
     /// A codec with these limits for the responses it reads. Allocates nothing until the
     /// first `decode`.
+    #[must_use]
     pub fn new(limits: Limits) -> Self {
         ClientCodec {
             reader: Reader::new(MessageKind::Response, limits),
@@ -167,6 +213,7 @@ impl ClientCodec {
     }
 
     /// Requests sent whose final response has not been read yet.
+    #[must_use]
     pub fn in_flight(&self) -> usize {
         self.pending.len
     }
@@ -250,12 +297,12 @@ impl tokio_util::codec::Encoder<Call<'_>> for ClientCodec {
 
     /// A streamed request whose body is `call.body` with its Content-Length.
     fn encode(&mut self, call: Call<'_>, dst: &mut BytesMut) -> Result<(), CodecError> {
-        let head = CallHead {
-            method: call.method,
-            target: call.target,
-            headers: call.headers,
-            length: BodyLength::Fixed(call.body.len() as u64),
-        };
+        let head = CallHead::new(
+            call.method,
+            call.target,
+            call.headers,
+            BodyLength::Fixed(call.body.len() as u64),
+        );
         self.encode(head, dst)?;
         self.outgoing.finish_whole(call.body, dst);
         Ok(())

@@ -28,6 +28,7 @@ pub enum Expired {
 
 impl Expired {
     /// The deadline behind `error`, when a [`Deadlines`] connection raised it.
+    #[must_use]
     pub fn of(error: &io::Error) -> Option<Expired> {
         error.get_ref()?.downcast_ref::<Expired>().copied()
     }

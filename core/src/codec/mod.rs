@@ -54,7 +54,7 @@
 //!
 //! let mut output = BytesMut::new();
 //! let headers: &[(&[u8], &[u8])] = &[(b"Content-Type", b"text/plain")];
-//! codec.encode(Reply { status: 200, headers, body: b"abc", head_only: false }, &mut output)?;
+//! codec.encode(Reply::new(200, headers, b"abc"), &mut output)?;
 //! assert_eq!(
 //!     &output[..],
 //!     b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n\r\nabc"
@@ -101,15 +101,15 @@
 //!                 conn.get_mut().set_read_deadline(None);
 //!                 target = head.bytes_of(head.request().target()).to_vec();
 //!             }
-//!             RequestFrame::Body(_) | RequestFrame::Trailers(_) => {} // not read here
 //!             RequestFrame::End { last } => {
 //!                 let headers: &[(&[u8], &[u8])] = &[(b"Content-Type", b"text/plain")];
-//!                 conn.send(Reply { status: 200, headers, body: &target, head_only: false }).await?;
+//!                 conn.send(Reply::new(200, headers, &target)).await?;
 //!                 if last {
 //!                     break; // the request asked to close the connection
 //!                 }
 //!                 conn.get_mut().set_read_deadline(head_due());
 //!             }
+//!             _ => {} // body and trailers are not read here
 //!         }
 //!     }
 //!     Ok(())
@@ -124,8 +124,8 @@
 //! let mut client = Framed::new(TcpStream::connect(addr).await?, ClientCodec::new(Limits::DEFAULT));
 //! let host: &[(&[u8], &[u8])] = &[(b"Host", b"example.com")];
 //! // `feed` queues a message, `send` queues one and writes all: both go out in one write.
-//! client.feed(Call { method: b"GET", target: b"/a", headers: host, body: b"" }).await?;
-//! client.send(Call { method: b"GET", target: b"/b", headers: host, body: b"" }).await?;
+//! client.feed(Call::new(b"GET", b"/a", host, b"")).await?;
+//! client.send(Call::new(b"GET", b"/b", host, b"")).await?;
 //! let mut bodies = Vec::new();
 //! while bodies.len() < 2 {
 //!     match client.next().await.ok_or(CodecError::Incomplete)?? {
@@ -253,8 +253,10 @@ impl TrailerSection {
     }
 }
 
-/// How the body of a streamed message ([`ReplyHead`], [`CallHead`]) is delimited.
+/// How the body of a streamed message ([`ReplyHead`], [`CallHead`]) is delimited. More ways may
+/// be added (a body the encoder frames by itself), so a `match` needs a wildcard arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum BodyLength {
     /// `Content-Length`: exactly this many bytes of [`BodyPart::Data`] follow, no more, no
     /// less. `Fixed(0)` in a response without content (1xx, 204) writes no field.
@@ -268,8 +270,10 @@ pub enum BodyLength {
     UntilClose,
 }
 
-/// A part of a streamed message's body, after its head.
+/// A part of a streamed message's body, after its head. More kinds of part may be added (a
+/// chunk with extensions), so a `match` needs a wildcard arm.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub enum BodyPart<'a> {
     /// Body data: a chunk of a chunked body, or the next bytes of a Content-Length body.
     /// Empty data writes nothing.
@@ -369,6 +373,8 @@ impl fmt::Display for Misuse {
     }
 }
 
+impl std::error::Error for Misuse {}
+
 /// Why a codec stopped.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -391,6 +397,7 @@ impl CodecError {
     /// The status code a server should answer before closing: 400, 413, 414, 431 or 505 for a
     /// request it rejects; `None` when no answer is due (the client left, the socket failed, or
     /// the server's own reply was invalid).
+    #[must_use]
     pub fn status(&self) -> Option<u16> {
         match self {
             CodecError::Parse(e) => Some(e.status()),
@@ -399,13 +406,16 @@ impl CodecError {
     }
 }
 
+// A variant that wraps another error either says only its own sentence and returns the inner
+// error as `source()`, or is transparent (Display and source of the inner error), so that an
+// error-chain printer (anyhow, eyre) never shows one line twice.
 impl fmt::Display for CodecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CodecError::Parse(e) => e.fmt(f),
             CodecError::Incomplete => f.write_str("the connection ended inside a message"),
-            CodecError::Write(e) => write!(f, "invalid message: {e}"),
-            CodecError::Misuse(e) => write!(f, "codec misuse: {e}"),
+            CodecError::Write(_) => f.write_str("the writer refused the message"),
+            CodecError::Misuse(_) => f.write_str("codec misuse"),
             CodecError::Io(e) => e.fmt(f),
         }
     }
@@ -414,10 +424,11 @@ impl fmt::Display for CodecError {
 impl std::error::Error for CodecError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            CodecError::Parse(e) => Some(e),
             CodecError::Write(e) => Some(e),
-            CodecError::Io(e) => Some(e),
-            CodecError::Incomplete | CodecError::Misuse(_) => None,
+            CodecError::Misuse(e) => Some(e),
+            // Transparent: the inner error's own source, not the inner error again.
+            CodecError::Io(e) => e.source(),
+            CodecError::Parse(_) | CodecError::Incomplete => None,
         }
     }
 }

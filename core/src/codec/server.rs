@@ -11,8 +11,10 @@ use crate::stream::MessageKind;
 use crate::syntax::Version;
 use crate::writer::{ResponseWriter, WriteError};
 
-/// What [`ServerCodec`] decodes: the parts of each request, in order.
+/// What [`ServerCodec`] decodes: the parts of each request, in order. More kinds of frame may
+/// be added, so a `match` needs a wildcard arm.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum RequestFrame {
     /// A request head.
     Head(RequestHead),
@@ -31,7 +33,10 @@ pub enum RequestFrame {
 
 /// A whole response for [`ServerCodec`]'s encoder: written with [`ResponseWriter`], which
 /// refuses anything a strict parser would reject, with a `Content-Length` for `body`.
+///
+/// Built with [`Reply::new`] (and [`Reply::head_only`]), so that a field can be added.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct Reply<'a> {
     /// The status code, 100 to 599; the reason phrase is the registered one.
     pub status: u16,
@@ -60,7 +65,7 @@ pub struct Reply<'a> {
 /// let mut codec = ServerCodec::new(httpspan::Limits::DEFAULT);
 /// let mut out = BytesMut::new();
 /// let headers: &[(&[u8], &[u8])] = &[(b"Content-Type", b"text/plain")];
-/// let head = ReplyHead { status: 200, headers, length: BodyLength::Chunked, head_only: false };
+/// let head = ReplyHead::new(200, headers, BodyLength::Chunked);
 /// codec.encode(head, &mut out)?;
 /// codec.encode(BodyPart::Data(b"hello"), &mut out)?;
 /// codec.encode(BodyPart::Trailers(&[(b"Checksum", b"1")]), &mut out)?;
@@ -68,7 +73,7 @@ pub struct Reply<'a> {
 /// assert!(out.ends_with(b"chunked\r\n\r\n5\r\nhello\r\n0\r\nChecksum: 1\r\n\r\n"));
 ///
 /// // A Content-Length body gets exactly its bytes.
-/// let head = ReplyHead { status: 200, headers, length: BodyLength::Fixed(3), head_only: false };
+/// let head = ReplyHead::new(200, headers, BodyLength::Fixed(3));
 /// codec.encode(head, &mut out)?;
 /// assert!(codec.encode(BodyPart::Data(b"four"), &mut out).is_err());
 /// assert!(codec.encode(BodyPart::End, &mut out).is_err());
@@ -76,7 +81,10 @@ pub struct Reply<'a> {
 /// codec.encode(BodyPart::End, &mut out)?;
 /// # Ok::<(), httpspan::codec::CodecError>(())
 /// ```
+///
+/// Built with [`ReplyHead::new`] (and [`ReplyHead::head_only`]), so that a field can be added.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct ReplyHead<'a> {
     /// The status code, 100 to 599; the reason phrase is the registered one.
     pub status: u16,
@@ -86,6 +94,47 @@ pub struct ReplyHead<'a> {
     pub length: BodyLength,
     /// For a HEAD request: announce the length but send no body (only `End` follows).
     pub head_only: bool,
+}
+
+impl<'a> Reply<'a> {
+    /// A response with `status`, `headers` and `body`, the body sent.
+    #[must_use]
+    pub const fn new(status: u16, headers: &'a [(&'a [u8], &'a [u8])], body: &'a [u8]) -> Self {
+        Reply {
+            status,
+            headers,
+            body,
+            head_only: false,
+        }
+    }
+
+    /// For a HEAD request (`true`): announce the body's length but send no body.
+    #[must_use]
+    pub const fn head_only(mut self, head_only: bool) -> Self {
+        self.head_only = head_only;
+        self
+    }
+}
+
+impl<'a> ReplyHead<'a> {
+    /// A response head with `status` and `headers` whose body is delimited by `length`.
+    #[must_use]
+    pub const fn new(status: u16, headers: &'a [(&'a [u8], &'a [u8])], length: BodyLength) -> Self {
+        ReplyHead {
+            status,
+            headers,
+            length,
+            head_only: false,
+        }
+    }
+
+    /// For a HEAD request (`true`): announce the length but send no body (only
+    /// [`BodyPart::End`] follows).
+    #[must_use]
+    pub const fn head_only(mut self, head_only: bool) -> Self {
+        self.head_only = head_only;
+        self
+    }
 }
 
 /// A `tokio_util` codec for the server side of an HTTP/1.1 connection: a [`Decoder`] of
@@ -144,6 +193,7 @@ impl Versions {
 impl ServerCodec {
     /// A codec with these limits for the requests it reads. Allocates nothing until the first
     /// `decode`.
+    #[must_use]
     pub fn new(limits: Limits) -> Self {
         ServerCodec {
             reader: Reader::new(MessageKind::Request, limits),
@@ -192,12 +242,12 @@ impl tokio_util::codec::Encoder<Reply<'_>> for ServerCodec {
     /// A streamed reply whose body is `reply.body` with its Content-Length: the same framing
     /// rules, and for 1xx, 204, 304 and `head_only` the length without the bytes.
     fn encode(&mut self, reply: Reply<'_>, dst: &mut BytesMut) -> Result<(), CodecError> {
-        let head = ReplyHead {
-            status: reply.status,
-            headers: reply.headers,
-            length: BodyLength::Fixed(reply.body.len() as u64),
-            head_only: reply.head_only,
-        };
+        let head = ReplyHead::new(
+            reply.status,
+            reply.headers,
+            BodyLength::Fixed(reply.body.len() as u64),
+        )
+        .head_only(reply.head_only);
         self.encode(head, dst)?;
         self.outgoing.finish_whole(reply.body, dst);
         Ok(())

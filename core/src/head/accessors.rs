@@ -18,6 +18,11 @@ macro_rules! field_accessors {
         /// valid beginning and the message is merely incomplete. Errors that only a complete line
         /// can show (a Content-Length that is not a number, say) are reported once its CR has
         /// arrived.
+        ///
+        /// # Errors
+        ///
+        /// The [`Error`]($crate::Error) at the first byte of `buf` that no continuation could make
+        /// valid.
         pub fn check_truncated(&self, buf: &[u8]) -> Result<(), $crate::Error> {
             self.head.check_truncated(buf, &self.line)
         }

@@ -32,6 +32,7 @@ impl Field {
 
     /// The known header this field's name is, if any.
     #[inline]
+    #[must_use]
     pub fn known(&self) -> Option<KnownHeader> {
         KnownHeader::ALL.get(self.known as usize).copied()
     }
@@ -53,6 +54,7 @@ impl Field {
 /// ```
 ///
 /// [`Leniency::obs_fold`]: crate::Leniency::obs_fold
+#[must_use]
 pub fn unfold(value: &[u8]) -> Unfolded<'_> {
     Unfolded { rest: value }
 }

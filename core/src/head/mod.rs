@@ -41,6 +41,8 @@ use crate::syntax::Version;
 use table::SLOTS;
 
 /// The outcome of a parse that did not fail.
+///
+/// Exhaustive for good: a head is complete or not yet; a failure is an [`Error`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     /// The head is complete: it is `buf[..head_len]`, and the body (if any) starts at `head_len`.
@@ -58,6 +60,7 @@ pub enum Status {
 
 impl Status {
     /// Whether the head is complete.
+    #[must_use]
     pub const fn is_complete(self) -> bool {
         matches!(self, Status::Complete { .. })
     }

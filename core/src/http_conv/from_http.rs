@@ -61,6 +61,8 @@ use crate::syntax::{self, Version};
 use crate::writer::{reason_phrase, RequestWriter, ResponseWriter, WriteError, WriteTarget};
 
 /// How the body after a head is framed; the writer writes the matching field.
+///
+/// Exhaustive for good: HTTP/1.1 has no other framing field to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BodyFraming {
     /// No framing field: a request without a body, a 1xx or 204 response, or a response whose
@@ -88,6 +90,12 @@ impl BodyFraming {
     /// assert_eq!(BodyFraming::from_headers(&map)?, BodyFraming::Length(12));
     /// # Ok::<(), httpspan::from_http::FromHttpError>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`FromHttpError::ContentLength`] for an invalid or disagreeing Content-Length, or one beside
+    /// Transfer-Encoding; [`FromHttpError::TransferEncoding`] for a transfer coding other than
+    /// chunked alone.
     pub fn from_headers(headers: &HeaderMap) -> Result<BodyFraming, FromHttpError> {
         let length = content_length(headers)?;
         let chunked = headers.contains_key(header::TRANSFER_ENCODING);
@@ -286,6 +294,13 @@ fn target(uri: &http::Uri) -> std::borrow::Cow<'_, str> {
 
 /// Writes the head of a request (request-line, fields, framing field, empty line) into `buf`
 /// and returns its length. See the [module](self) for the framing, name and Host rules.
+///
+/// # Errors
+///
+/// [`FromHttpError::Write`] when the writer refuses the method, target, a field or the
+/// framing, or `buf` is too small; [`FromHttpError::Version`] for a version other than HTTP/1.0
+/// and 1.1; [`FromHttpError::ContentLength`] or [`FromHttpError::TransferEncoding`] when the
+/// map's framing fields disagree with `framing`.
 pub fn write_request_head(
     parts: &http::request::Parts,
     framing: BodyFraming,
@@ -322,6 +337,10 @@ fn write_request_head_in<T: WriteTarget + ?Sized>(
 /// and returns its length. The reason phrase is the registered one
 /// ([`reason_phrase`](crate::reason_phrase)). See the [module](self) for the framing and name
 /// rules.
+///
+/// # Errors
+///
+/// As [`write_request_head`]'s, for the status line and the fields.
 pub fn write_response_head(
     parts: &http::response::Parts,
     framing: BodyFraming,
@@ -353,6 +372,10 @@ pub(crate) fn write_response_head_in<T: WriteTarget + ?Sized>(
 }
 
 /// The head of a request as a new `Vec` (see [`write_request_head`]).
+///
+/// # Errors
+///
+/// As [`write_request_head`]'s, except a buffer too small.
 pub fn request_head(
     parts: &http::request::Parts,
     framing: BodyFraming,
@@ -376,6 +399,10 @@ pub fn request_head(
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// # Errors
+///
+/// As [`write_response_head`]'s, except a buffer too small.
 pub fn response_head(
     parts: &http::response::Parts,
     framing: BodyFraming,
@@ -393,6 +420,10 @@ pub fn response_head(
 /// assert_eq!(bytes, b"PUT /notes/1 HTTP/1.1\r\nhost: h\r\nContent-Length: 2\r\n\r\nhi");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// # Errors
+///
+/// As [`request_head`]'s.
 pub fn request_bytes(parts: &http::request::Parts, body: &[u8]) -> Result<Vec<u8>, FromHttpError> {
     let mut out = request_head(parts, BodyFraming::Length(body.len() as u64))?;
     out.extend_from_slice(body);
@@ -402,6 +433,11 @@ pub fn request_bytes(parts: &http::request::Parts, body: &[u8]) -> Result<Vec<u8
 /// A whole response, `parts` and then `body` after a `Content-Length` head, as a new `Vec`. A
 /// 1xx or 204 response gets no Content-Length and its body must be empty; a 304 announces the
 /// length without sending the body.
+///
+/// # Errors
+///
+/// As [`response_head`]'s, and [`FromHttpError::Write`] for a non-empty `body` in a 1xx or
+/// 204 response.
 pub fn response_bytes(
     parts: &http::response::Parts,
     body: &[u8],

@@ -33,11 +33,13 @@ pub struct OriginalNames {
 
 impl OriginalNames {
     /// An empty record.
+    #[must_use]
     pub fn new() -> Self {
         Self::default()
     }
 
     /// The names of `fields`, whose spans index `head`, in their order.
+    #[must_use]
     pub fn from_fields(fields: &[Field], head: &[u8]) -> Self {
         let mut names = OriginalNames {
             bytes: Vec::with_capacity(fields.iter().map(|f| usize::from(f.name.len)).sum()),
@@ -57,11 +59,13 @@ impl OriginalNames {
     }
 
     /// How many names are recorded (one per field line).
+    #[must_use]
     pub fn len(&self) -> usize {
         self.ends.len()
     }
 
     /// Whether no name is recorded.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }

@@ -44,6 +44,10 @@ pub use super::names::OriginalNames;
 
 /// The field lines `fields`, whose spans index `head`, as a [`HeaderMap`] in their order
 /// (repeated names keep every value). Allocates the map and a copy of each name and value.
+///
+/// # Errors
+///
+/// An [`http::Error`] for a name or value that `http` refuses.
 pub fn header_map(fields: &[Field], head: &[u8]) -> Result<HeaderMap, http::Error> {
     let mut map = HeaderMap::with_capacity(fields.len());
     for field in fields {
@@ -64,6 +68,11 @@ pub fn header_map(fields: &[Field], head: &[u8]) -> Result<HeaderMap, http::Erro
 ///
 /// Fails where `http` is narrower than HTTP/1.1: a request-target that [`http::Uri`] refuses,
 /// for instance.
+///
+/// # Errors
+///
+/// An [`http::Error`] where `http` is narrower than HTTP/1.1: a target [`http::Uri`] refuses,
+/// a method, name or value it refuses.
 pub fn request_parts<const N: usize>(
     req: &Request<N>,
     head: &[u8],
@@ -92,6 +101,10 @@ pub fn request_parts<const N: usize>(
 /// assert_eq!(parts.headers[http::header::CONTENT_LENGTH], "0");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// # Errors
+///
+/// An [`http::Error`] for a field name or value that `http` refuses.
 pub fn response_parts<const N: usize>(
     res: &Response<N>,
     head: &[u8],
@@ -122,6 +135,10 @@ pub fn response_parts<const N: usize>(
 /// assert_eq!(names.iter().collect::<Vec<_>>(), [&b"Host"[..], b"X-Trace-ID"]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// # Errors
+///
+/// As [`request_parts`]'s.
 pub fn request_parts_keeping_names<const N: usize>(
     req: &Request<N>,
     head: &[u8],
@@ -135,6 +152,10 @@ pub fn request_parts_keeping_names<const N: usize>(
 
 /// [`response_parts`], with the field names' spelling and order recorded as an
 /// [`OriginalNames`] in `Parts::extensions` (see [`request_parts_keeping_names`]).
+///
+/// # Errors
+///
+/// As [`response_parts`]'s.
 pub fn response_parts_keeping_names<const N: usize>(
     res: &Response<N>,
     head: &[u8],

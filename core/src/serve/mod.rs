@@ -153,14 +153,17 @@ impl fmt::Display for Timeout {
 
 impl std::error::Error for Timeout {}
 
+// Each variant that wraps an error says only its own sentence and returns the inner error as
+// `source()`, or is transparent (Display and source of the inner error), so that an error-chain
+// printer (anyhow, eyre) never shows one line twice.
 impl fmt::Display for ServeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ServeError::Request(e) => write!(f, "request refused: {e}"),
-            ServeError::Convert(e) => write!(f, "request head not representable: {e}"),
-            ServeError::Service(e) => write!(f, "service failed: {e}"),
-            ServeError::Response(e) => write!(f, "invalid response: {e}"),
-            ServeError::Body(e) => write!(f, "response body failed: {e}"),
+            ServeError::Request(_) => f.write_str("request refused"),
+            ServeError::Convert(_) => f.write_str("request head not representable in `http`"),
+            ServeError::Service(_) => f.write_str("service failed"),
+            ServeError::Response(_) => f.write_str("invalid response"),
+            ServeError::Body(_) => f.write_str("response body failed"),
             ServeError::BodyLength => {
                 f.write_str("the response body's length differs from its Content-Length")
             }
@@ -177,9 +180,9 @@ impl std::error::Error for ServeError {
             ServeError::Convert(e) => Some(e),
             ServeError::Service(e) | ServeError::Body(e) => Some(e.as_ref()),
             ServeError::Response(e) => Some(e),
-            ServeError::Io(e) => Some(e),
-            ServeError::Timeout(t) => Some(t),
-            ServeError::BodyLength => None,
+            // Transparent: the inner error's own source, not the inner error again.
+            ServeError::Io(e) => e.source(),
+            ServeError::Timeout(_) | ServeError::BodyLength => None,
         }
     }
 }

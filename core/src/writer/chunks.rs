@@ -21,6 +21,10 @@ pub const LAST_CHUNK: &[u8] = b"0\r\n\r\n";
 /// assert_eq!(&buf[..n], b"c\r\nhello, world\r\n");
 /// # Ok::<(), httpspan::WriteError>(())
 /// ```
+///
+/// # Errors
+///
+/// [`WriteError::BufferTooSmall`] when `buf` has no room; nothing usable is written then.
 #[inline]
 pub fn write_chunk(buf: &mut [u8], data: &[u8]) -> Result<usize, WriteError> {
     write_chunk_in(buf, data)
@@ -36,6 +40,10 @@ pub fn write_chunk(buf: &mut [u8], data: &[u8]) -> Result<usize, WriteError> {
 /// assert_eq!(out, b"5\r\nhello\r\n7\r\n, world\r\n");
 /// # Ok::<(), httpspan::WriteError>(())
 /// ```
+///
+/// # Errors
+///
+/// [`WriteError::BufferTooSmall`] when the target cannot hold it (a slice too short).
 #[inline]
 pub fn write_chunk_in<T: WriteTarget + ?Sized>(
     target: &mut T,
@@ -69,6 +77,11 @@ pub fn write_chunk_in<T: WriteTarget + ?Sized>(
 /// assert_eq!(write_chunk_header(&mut line, 0), Err(httpspan::WriteError::EmptyChunk));
 /// # Ok::<(), httpspan::WriteError>(())
 /// ```
+///
+/// # Errors
+///
+/// [`WriteError::EmptyChunk`] for `len` 0;
+/// [`WriteError::BufferTooSmall`] when `buf` has no room; nothing usable is written then.
 #[inline]
 pub fn write_chunk_header(buf: &mut [u8], len: u64) -> Result<usize, WriteError> {
     write_chunk_header_in(buf, len)
@@ -88,6 +101,11 @@ pub fn write_chunk_header(buf: &mut [u8], len: u64) -> Result<usize, WriteError>
 /// assert_eq!(out, b"5\r\nhello\r\n");
 /// # Ok::<(), httpspan::WriteError>(())
 /// ```
+///
+/// # Errors
+///
+/// [`WriteError::EmptyChunk`] for `len` 0;
+/// [`WriteError::BufferTooSmall`] when the target cannot hold it (a slice too short).
 #[inline]
 pub fn write_chunk_header_in<T: WriteTarget + ?Sized>(
     target: &mut T,
@@ -154,6 +172,7 @@ const NOT_IN_TRAILERS: &[&str] = &[
 /// assert!(httpspan::allowed_in_trailers(b"Server-Timing"));
 /// assert!(!httpspan::allowed_in_trailers(b"content-length"));
 /// ```
+#[must_use]
 pub fn allowed_in_trailers(name: &[u8]) -> bool {
     !is_hop_by_hop(name)
         && !NOT_IN_TRAILERS
@@ -199,6 +218,10 @@ pub struct TrailerWriter<'a, T: WriteTarget + ?Sized = [u8]> {
 impl<'a> TrailerWriter<'a> {
     /// Starts the end of a chunked body with the last-chunk line `0` CRLF at the start of
     /// `buf`.
+    ///
+    /// # Errors
+    ///
+    /// [`WriteError::BufferTooSmall`] when `buf` has no room; nothing usable is written then.
     #[inline]
     pub fn new(buf: &'a mut [u8]) -> Result<Self, WriteError> {
         Self::new_in(buf)
@@ -208,6 +231,10 @@ impl<'a> TrailerWriter<'a> {
 impl<'a, T: WriteTarget + ?Sized> TrailerWriter<'a, T> {
     /// [`new`](TrailerWriter::new) into any [`WriteTarget`]: appended to a `Vec<u8>` or
     /// `BytesMut`, or only measured with [`Measure`](crate::Measure).
+    ///
+    /// # Errors
+    ///
+    /// [`WriteError::BufferTooSmall`] when the target cannot hold it (a slice too short).
     #[inline]
     pub fn new_in(target: &'a mut T) -> Result<Self, WriteError> {
         let len = target.put_parts(0, &[b"0\r\n"])?;
@@ -226,6 +253,11 @@ impl<'a, T: WriteTarget + ?Sized> TrailerWriter<'a, T> {
     /// response controls (Age, Cache-Control, Expires, Location, Retry-After, Vary) and the
     /// content's format (Content-Type, Content-Encoding, Content-Range, Content-Language,
     /// Content-Location). Other fields may repeat.
+    ///
+    /// # Errors
+    ///
+    /// [`WriteError::Invalid`] for a name that is not a token, a value a field cannot hold, or a
+    /// field the rules above refuse; [`WriteError::BufferTooSmall`] when it does not fit.
     #[inline]
     pub fn header(&mut self, name: &[u8], value: &[u8]) -> Result<&mut Self, WriteError> {
         check_field_line(name, value)?;
@@ -240,12 +272,17 @@ impl<'a, T: WriteTarget + ?Sized> TrailerWriter<'a, T> {
 
     /// Bytes written so far by this writer.
     #[inline]
+    #[must_use]
     pub fn written(&self) -> usize {
         self.len
     }
 
     /// Ends the trailer section, and the message, with its empty line; returns the length of
     /// the whole end of the body, `buf[..len]` (in a growable target, the last `len` bytes).
+    ///
+    /// # Errors
+    ///
+    /// [`WriteError::BufferTooSmall`] when the empty line does not fit.
     #[inline]
     pub fn finish(self) -> Result<usize, WriteError> {
         self.buf.put_parts(self.len, &[b"\r\n"])

@@ -117,6 +117,11 @@ status_codes! {
 /// assert_eq!(&buf[..len], b"HTTP/1.1 204 No Content\r\n\r\n");
 /// # Ok::<(), httpspan::WriteError>(())
 /// ```
+///
+/// # Errors
+///
+/// [`WriteError::Invalid`] for a status outside 100 to 599;
+/// [`WriteError::BufferTooSmall`] when `buf` has no room; nothing usable is written then.
 #[inline]
 pub fn write_empty_response(buf: &mut [u8], status: u16) -> Result<usize, WriteError> {
     // The commonest answer of all as a fixed-size copy, which compiles to a few register moves.
@@ -145,6 +150,11 @@ pub fn write_empty_response(buf: &mut [u8], status: u16) -> Result<usize, WriteE
 /// );
 /// # Ok::<(), httpspan::WriteError>(())
 /// ```
+///
+/// # Errors
+///
+/// [`WriteError::Invalid`] for a status outside 100 to 599;
+/// [`WriteError::BufferTooSmall`] when the target cannot hold it (a slice too short).
 #[inline]
 pub fn write_empty_response_in<T: WriteTarget + ?Sized>(
     target: &mut T,

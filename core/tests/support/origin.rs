@@ -79,12 +79,7 @@ async fn connection(stream: TcpStream) -> Result<(), CodecError> {
                     if head.expects_continue() {
                         conn.send(interim(100, &[])).await?;
                     }
-                    let reply = ReplyHead {
-                        status: 200,
-                        headers: &[],
-                        length: BodyLength::Chunked,
-                        head_only: false,
-                    };
+                    let reply = ReplyHead::new(200, &[], BodyLength::Chunked);
                     conn.feed(reply).await?;
                 }
                 current = Some(route);
@@ -111,18 +106,14 @@ async fn connection(stream: TcpStream) -> Result<(), CodecError> {
                     return Ok(());
                 }
             }
+            other => panic!("a frame the origin does not expect: {other:?}"),
         }
     }
     Ok(())
 }
 
 fn interim<'a>(status: u16, headers: &'a [(&'a [u8], &'a [u8])]) -> ReplyHead<'a> {
-    ReplyHead {
-        status,
-        headers,
-        length: BodyLength::Fixed(0),
-        head_only: false,
-    }
+    ReplyHead::new(status, headers, BodyLength::Fixed(0))
 }
 
 /// Sends the answer; returns whether the connection ends with it.
@@ -130,17 +121,11 @@ async fn answer(
     conn: &mut Framed<TcpStream, ServerCodec>,
     route: Route,
 ) -> Result<bool, CodecError> {
-    let whole = |status, body, head_only| Reply {
-        status,
-        headers: &[(b"Content-Type", b"text/plain")],
-        body,
-        head_only,
+    let whole = |status, body, head_only| {
+        Reply::new(status, &[(b"Content-Type", b"text/plain")], body).head_only(head_only)
     };
-    let streamed = |length, head_only| ReplyHead {
-        status: 200,
-        headers: &[(b"Content-Type", b"text/plain")],
-        length,
-        head_only,
+    let streamed = |length, head_only| {
+        ReplyHead::new(200, &[(b"Content-Type", b"text/plain")], length).head_only(head_only)
     };
     match route {
         Route::Fixed(status, body, head_only) => conn.send(whole(status, body, head_only)).await?,

@@ -41,12 +41,7 @@ impl Codec {
         let mut client = ClientCodec::new(limits);
         let mut sink = BytesMut::new();
         for _ in 0..3 {
-            let call = Call {
-                method,
-                target: if method == b"CONNECT" { b"a:1" } else { b"/" },
-                headers: &[(b"Host", b"a")],
-                body: b"",
-            };
+            let call = Call::new(method, if method == b"CONNECT" { b"a:1" } else { b"/" }, &[(b"Host", b"a")], b"");
             client.encode(call, &mut sink).expect("a valid request");
         }
         Codec::Client(client)
@@ -62,6 +57,7 @@ impl Codec {
                     RequestFrame::Body(d) => Seen::Body(d.to_vec()),
                     RequestFrame::Trailers(t) => Seen::Trailers(t.bytes().to_vec()),
                     RequestFrame::End { last } => Seen::End(last),
+                    other => unreachable!("a frame this target does not know: {other:?}"),
                 })
             }
             Codec::Client(c) => {
@@ -72,6 +68,7 @@ impl Codec {
                     ResponseFrame::Body(d) => Seen::Body(d.to_vec()),
                     ResponseFrame::Trailers(t) => Seen::Trailers(t.bytes().to_vec()),
                     ResponseFrame::End { last } => Seen::End(last),
+                    other => unreachable!("a frame this target does not know: {other:?}"),
                 })
             }
         })
