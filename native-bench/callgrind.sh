@@ -12,11 +12,30 @@
 # picohttpparser cannot be counted: valgrind does not decode its SSE4.2 string instructions.
 # Nor does valgrind run AVX-512, and it hides it from the CPU detection: on a CPU with AVX-512,
 # the counts are those of the AVX2 backend, while `tables` times the AVX-512 one.
+#
+#   native-bench/callgrind.sh --annotate INPUT   (e.g. request-medium)
+#
+# Where INPUT's instructions go instead: 10,000 httpspan parses under callgrind with the line
+# tables of the release profile (`debug = 1`), printed by source file and function, then by
+# source line of the core (callgrind_annotate); divide by 10,000 for instructions per parse.
+# The profile's file stays in target/callgrind.INPUT.out for callgrind_annotate or KCachegrind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; }
 cargo build --quiet --release -p native-bench --example profile
 bin=target/release/examples/profile
+if [ "${1:-}" = --annotate ]; then
+  out=target/callgrind.${2:?usage: callgrind.sh --annotate INPUT}.out
+  valgrind --tool=callgrind --dump-instr=yes --callgrind-out-file="$out" "$bin" "$2" 10000 2>&1 \
+    | grep refs
+  callgrind_annotate "$out" | sed -n '/file:function/,/^$/p' | awk 'NR <= 40'
+  # The core's source lines that run at least once per parse.
+  callgrind_annotate --auto=yes --show-percs=no "$out" \
+    | awk '/Auto-annotated source: core\/src/ { print; show = 1; next }
+           /Auto-annotated source:/ { show = 0 }
+           show && $1 ~ /^[0-9,]+$/ { n = $1; gsub(",", "", n); if (n >= 10000) print }'
+  exit 0
+fi
 parsers=("$@")
 [ ${#parsers[@]} -gt 0 ] || parsers=(httpspan httparse feed)
 

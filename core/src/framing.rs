@@ -8,7 +8,7 @@
 //! status and the request a response answers) is decided here as well.
 
 use crate::error::{Error, ErrorKind};
-use crate::head::HeadKind;
+use crate::head_kind::HeadKind;
 use crate::known::{Folded, KnownHeader};
 use crate::limits::Leniency;
 use crate::syntax::{self, ListItems, MethodClass, Version};

@@ -229,6 +229,7 @@ pub mod codec;
 mod error;
 mod framing;
 mod head;
+mod head_kind;
 mod hop_by_hop;
 #[cfg(feature = "http")]
 mod http_conv;

@@ -2,7 +2,8 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::framing::{self, Answering, Framing};
-use crate::head::{field_accessors, Head, HeadKind, StartLine, Status};
+use crate::head::{field_accessors, Head, StartLine, Status};
+use crate::head_kind::HeadKind;
 use crate::limits::{Leniency, Limits};
 use crate::scan::{blocks::FieldBlocks, ByteClass, Engine};
 use crate::span::Span;

@@ -1,7 +1,8 @@
 //! Trailer sections: the fields after the last chunk of a chunked body.
 
 use crate::error::Error;
-use crate::head::{field_accessors, Head, HeadKind, NoStartLine, Status};
+use crate::head::{field_accessors, Head, NoStartLine, Status};
+use crate::head_kind::HeadKind;
 use crate::limits::Limits;
 
 /// A trailer section (RFC 9112 7.1.2), parsed in place with the same field rules as a head.

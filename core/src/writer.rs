@@ -12,7 +12,7 @@ use core::fmt;
 
 use crate::error::{Error, ErrorKind};
 use crate::framing::{self, Content, FramingFields};
-use crate::head::HeadKind;
+use crate::head_kind::HeadKind;
 use crate::known::KnownHeader;
 use crate::limits::Leniency;
 use crate::scan;

@@ -12,6 +12,7 @@
 pub mod compete;
 pub mod doc;
 pub mod measure;
+pub mod placement;
 pub mod report;
 
 use std::hint::black_box;

@@ -3,9 +3,10 @@
 //! (`super::precise`), which accepts everything these accept with the same result.
 
 use super::field::Field;
-use super::{Head, HeadKind, Phase, StartLine};
+use super::{Head, Phase, StartLine};
 use crate::error::Error;
 use crate::framing::LAST_WITH_MEANING;
+use crate::head_kind::HeadKind;
 use crate::known::KnownHeader;
 use crate::scan::blocks::{self, FieldBlocks};
 use crate::scan::{class::is_ws, ByteClass, Engine};

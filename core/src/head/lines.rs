@@ -1,8 +1,9 @@
 //! The line engine: where the current line ends, within the head's byte limit, resumed where
 //! the last search stopped.
 
-use super::{Head, HeadKind, Phase, SPAN_LIMIT};
+use super::{Head, Phase, SPAN_LIMIT};
 use crate::error::{Error, ErrorKind};
+use crate::head_kind::HeadKind;
 use crate::scan::{self, class::is_ws, Engine};
 
 impl<const N: usize> Head<N> {

@@ -30,10 +30,11 @@ mod table;
 
 pub(crate) use accessors::field_accessors;
 pub use field::{unfold, Field, Unfolded};
-pub(crate) use start_line::{HeadKind, NoStartLine, StartLine};
+pub(crate) use start_line::{NoStartLine, StartLine};
 
 use crate::error::{Error, ErrorKind};
 use crate::framing::FramingFields;
+use crate::head_kind::HeadKind;
 use crate::limits::{Leniency, Limits};
 use crate::scan::blocks::FieldBlocks;
 use crate::scan::{self, Engine, WithEngine};

@@ -2,9 +2,10 @@
 //! (and takes the lines the fast paths leave), and the check of a head that a stream cut short.
 
 use super::field::Field;
-use super::{Head, HeadKind, Phase, StartLine};
+use super::{Head, Phase, StartLine};
 use crate::error::{Error, ErrorKind};
 use crate::framing::LAST_WITH_MEANING;
+use crate::head_kind::HeadKind;
 use crate::known::KnownHeader;
 use crate::scan::{self, class::is_ws, ByteClass, Engine, WithEngine};
 use crate::span::Span;

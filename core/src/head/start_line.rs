@@ -1,18 +1,11 @@
-//! What the engine needs to know of the line a head starts with: its kind, and how to parse it.
+//! What the engine needs to know of the line a head starts with: how to parse it.
 
 use crate::error::Error;
+use crate::head_kind::HeadKind;
 use crate::limits::Leniency;
 use crate::scan::blocks::FieldBlocks;
 use crate::scan::Engine;
 use crate::syntax::Version;
-
-/// Which kind of head the engine is parsing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum HeadKind {
-    Request,
-    Response,
-    Trailers,
-}
 
 /// The start line of a head: parsed once its line is complete. Parsing a line cut short must
 /// fail only at its end (see [`Head::check_truncated`](super::Head::check_truncated)).

@@ -9,6 +9,10 @@
 //!   record to `native-bench/results/native-ARCH.json`, the data the doc's table is made from;
 //!   `--note` adds a sentence about the run to the record; `--svg FILE` writes a bar chart of
 //!   the ratios. Before timing, it checks that no httpspan case allocates, and fails if one does.
+//! - `tables --placements [--runs N] [--rounds N]`: the placement-robust method (see
+//!   [`native_bench::placement`]): builds this binary four ways that only move the code, runs
+//!   each build N times (default 3), interleaved, and prints each row's geometric mean over
+//!   those runs with the range of its ratio. What a before/after claim of a few percent needs.
 //! - `tables --render-doc DOC`: rewrites DOC's generated tables from the records they name.
 //! - `tables --check-doc DOC`: fails when DOC's generated tables differ from their records.
 
@@ -16,6 +20,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use native_bench::measure::{allocations, measure};
+use native_bench::placement;
 use native_bench::report::{self, load_average, Record};
 
 /// The workspace, which the records' paths are relative to.
@@ -24,6 +29,7 @@ const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 fn usage() -> ExitCode {
     eprintln!(
         "usage: tables [--rounds N] [--json] [--record] [--note TEXT] [--svg FILE]\n       \
+         tables --placements [--runs N] [--rounds N]\n       \
          tables --render-doc DOC | --check-doc DOC"
     );
     ExitCode::from(2)
@@ -61,9 +67,31 @@ fn render_doc(doc: &str, check: bool) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The placement-robust method: every placement's build, `runs` interleaved runs each.
+fn placements(runs: usize, rounds: usize) -> ExitCode {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| Path::new(ROOT).join("target"), Into::into);
+    let outcome = placement::build(Path::new(ROOT), &target)
+        .and_then(|binaries| placement::run(&binaries, runs, rounds))
+        .and_then(|records| {
+            placement::summarise(&records).map(|s| placement::markdown(&records, &s))
+        });
+    match outcome {
+        Ok(table) => {
+            print!("{table}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let (mut json, mut record_file, mut note, mut svg, mut rounds) =
         (false, false, String::new(), None, 200);
+    let (mut placement_runs, mut by_placement) = (3, false);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -81,6 +109,11 @@ fn main() -> ExitCode {
                 Some(n) if n > 0 => rounds = n,
                 _ => return usage(),
             },
+            "--placements" => by_placement = true,
+            "--runs" => match args.next().and_then(|n| n.parse::<usize>().ok()) {
+                Some(n) if n > 0 => placement_runs = n,
+                _ => return usage(),
+            },
             "--render-doc" | "--check-doc" => {
                 return match args.next() {
                     Some(doc) => render_doc(&doc, arg == "--check-doc"),
@@ -89,6 +122,9 @@ fn main() -> ExitCode {
             }
             _ => return usage(),
         }
+    }
+    if by_placement {
+        return placements(placement_runs, rounds);
     }
     let load_before = load_average();
     let mut rows = native_bench::rows();
