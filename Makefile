@@ -100,7 +100,8 @@ feature-tests: setup
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc -p httpspan --no-deps --features $(HTTPSPAN_FEATURES)
 	$(CARGO) test -p httpspan --features $(HTTPSPAN_FEATURES) --doc
 	$(CARGO) test -p httpspan --features $(HTTPSPAN_FEATURES) --lib --test tokio_server --test codec --test client \
-		--test proxy --test to_http --test http_round_trip --test serve_axum --examples
+		--test proxy --test to_http --test http_round_trip --test serve_axum --test deadlines \
+		--test serve_deadlines --test serve_upgrades --test error_chain --examples
 
 # Not part of `test`: the tokio example server (core/examples/tokio_server.rs) against a hyper
 # 1.x server (server-bench/) under wrk, then the same malformed requests sent to both, then the

@@ -34,6 +34,7 @@ enum BodyErrorKind {
 impl BodyError {
     /// The status a server answers this with: 400 or 413 for a body the parser rejects; `None`
     /// when the client is gone.
+    #[must_use]
     pub fn status(&self) -> Option<u16> {
         match &self.kind {
             BodyErrorKind::Parse(e) => Some(e.status()),
@@ -43,6 +44,7 @@ impl BodyError {
     }
 
     /// The parser's error, when the body broke a rule.
+    #[must_use]
     pub fn parse_error(&self) -> Option<&Error> {
         match &self.kind {
             BodyErrorKind::Parse(e) => Some(e),
@@ -122,6 +124,7 @@ impl fmt::Debug for RequestBody {
 
 impl RequestBody {
     /// A body with no bytes.
+    #[must_use]
     pub fn empty() -> Self {
         RequestBody {
             slot: None,

@@ -236,6 +236,13 @@ const CONTINUE: &[u8] = b"HTTP/1.1 100 Continue\r\n\r\n";
 /// Serves HTTP/1.1 requests from `io` with `service` until the connection ends, a request
 /// asks to close, a deadline of the [`Options`] passes or an error stops it (see the
 /// [module](self)). Returns `Ok` when the connection ended cleanly between requests.
+///
+/// # Errors
+///
+/// A [`ServeError`] says why the connection stopped: a request the codec refused or `http`
+/// cannot hold (answered 400 or the error's status), a failed service or response (answered
+/// 500 when no head was sent), a passed deadline ([`ServeError::Timeout`]; an idle connection
+/// is `Timeout(Timeout::Idle)`), or an I/O error of `io`.
 pub async fn serve_connection<IO, S, B>(
     io: IO,
     service: S,
@@ -255,6 +262,10 @@ where
 /// `graceful_shutdown`): a connection waiting for a request closes at once; one with a
 /// request in flight answers it (with `Connection: close` if its head is not written yet),
 /// then closes. Returns `Ok` when it closed so.
+///
+/// # Errors
+///
+/// As for [`serve_connection`].
 ///
 /// ```
 /// use axum::{routing::get, Router};
@@ -330,6 +341,10 @@ pub struct Upgraded<IO> {
 /// caller as `Ok(Some(upgraded))`, with its own type. `Ok(None)` also when the connection
 /// closed cleanly. The request is read to its end first (its body discarded within
 /// [`Options::max_discard_bytes`]); a switch with the body not read so is closed instead.
+///
+/// # Errors
+///
+/// As for [`serve_connection`].
 ///
 /// ```
 /// use axum::{http::StatusCode, routing::get, Router};

@@ -77,6 +77,7 @@ impl Default for Options {
 impl Options {
     /// Serving with these limits for heads, bodies and trailers, and every other setting at
     /// its default.
+    #[must_use]
     pub fn new(limits: Limits) -> Self {
         Options {
             limits,
@@ -98,6 +99,7 @@ impl Options {
     /// Whether each request carries its field names' spelling and order as an
     /// [`OriginalNames`](crate::to_http::OriginalNames) in its extensions; a response that
     /// carries one is written with it either way. Default `false`.
+    #[must_use]
     pub fn keep_names(mut self, keep: bool) -> Self {
         self.keep_names = keep;
         self
@@ -108,6 +110,7 @@ impl Options {
     /// read) for the next: it bounds a slow head (slowloris) and an idle kept-alive connection
     /// alike. A connection with no byte of a head is closed silently, one with part of a head
     /// is answered 408. Default 30 s.
+    #[must_use]
     pub fn head_timeout(mut self, timeout: Option<Duration>) -> Self {
         self.head_timeout = timeout;
         self
@@ -118,6 +121,7 @@ impl Options {
     /// before [`body_read_min_bytes`](Self::body_read_min_bytes) have come. A client that stops
     /// sending its body, or sends it too slowly, is answered 408 if no response has started,
     /// and the connection closed. Default 60 s.
+    #[must_use]
     pub fn body_read_stall(mut self, timeout: Option<Duration>) -> Self {
         self.body_read_stall = timeout;
         self
@@ -126,6 +130,7 @@ impl Options {
     /// The request body bytes each [`body_read_stall`](Self::body_read_stall) window of
     /// waiting must bring: the slowest upload served, about this many bytes per window. 1
     /// cuts only a client that sends nothing for a window; 0 counts as 1. Default 1 KiB.
+    #[must_use]
     pub fn body_read_min_bytes(mut self, bytes: usize) -> Self {
         self.body_read_min_bytes = bytes.max(1);
         self
@@ -134,6 +139,7 @@ impl Options {
     /// The window of the output's deadline on progress: the time spent waiting for the client
     /// to take output must not reach it before [`write_min_bytes`](Self::write_min_bytes) have
     /// been taken. A client that stops reading, or reads too slowly, is cut off. Default 60 s.
+    #[must_use]
     pub fn write_stall(mut self, timeout: Option<Duration>) -> Self {
         self.write_stall = timeout;
         self
@@ -142,6 +148,7 @@ impl Options {
     /// The output bytes the client must take in each [`write_stall`](Self::write_stall)
     /// window of waiting: the slowest download served. 1 cuts only a client that takes
     /// nothing for a window; 0 counts as 1. Default 1 KiB.
+    #[must_use]
     pub fn write_min_bytes(mut self, bytes: usize) -> Self {
         self.write_min_bytes = bytes.max(1);
         self
@@ -152,18 +159,21 @@ impl Options {
     /// client still sends before it closes, so that the close does not reset the connection
     /// and destroy the answer before the client reads it; this is the most time it spends so.
     /// Default 30 s.
+    #[must_use]
     pub fn linger_time(mut self, time: Duration) -> Self {
         self.linger_time = time;
         self
     }
 
     /// While lingering, the longest wait for more bytes before closing. Default 5 s.
+    #[must_use]
     pub fn linger_timeout(mut self, timeout: Duration) -> Self {
         self.linger_timeout = timeout;
         self
     }
 
     /// While lingering, the most bytes read and dropped before closing. Default 256 KiB.
+    #[must_use]
     pub fn linger_bytes(mut self, bytes: usize) -> Self {
         self.linger_bytes = bytes;
         self
@@ -172,6 +182,7 @@ impl Options {
     /// The most request body bytes discarded once the service has dropped the body (or
     /// answered without reading it), so that the connection can carry the next request; past
     /// it the connection closes after the response instead. Default 256 KiB.
+    #[must_use]
     pub fn max_discard_bytes(mut self, bytes: u64) -> Self {
         self.max_discard_bytes = bytes;
         self
@@ -181,6 +192,7 @@ impl Options {
     /// the socket. The buffer holds at most this plus an unfinished head or trailer section
     /// (bounded by the [`Limits`]), since body data is handed on as it is decoded. At least 1.
     /// Default 8 KiB.
+    #[must_use]
     pub fn read_buffer_bytes(mut self, bytes: usize) -> Self {
         self.read_buffer_bytes = bytes.max(1);
         self
@@ -189,6 +201,7 @@ impl Options {
     /// The response bytes buffered before the response body is polled again only once they are
     /// written: the back-pressure on a streamed response, and with one body frame more, the
     /// most output a connection holds. Default 64 KiB.
+    #[must_use]
     pub fn write_high_water(mut self, bytes: usize) -> Self {
         self.write_high_water = bytes;
         self
