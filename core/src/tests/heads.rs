@@ -505,3 +505,44 @@ fn expects_continue_follows_rfc_9110() {
         assert!(!expects(b"HTTP/1.1", fields), "{fields:?}");
     }
 }
+
+#[test]
+fn host_values_are_judged_as_the_reference_judges_them() {
+    // Every value byte at every position of Host values of 1 to 20 bytes (a piece that fits in
+    // one narrow vector and longer ones), filled with a letter or a digit (so that a colon
+    // makes a port), in a head under one block, one followed by a body, and one of several
+    // blocks: the parse accepts exactly the values `syntax::host` accepts, and rejects the
+    // others at the same offset.
+    let long_name = [b'x'; 80];
+    let mut buf = std::vec::Vec::new();
+    for len in 1..=20 {
+        for filler in [b'a', b'7'] {
+            for at in 0..len {
+                for byte in (0x21..=0x7eu8).chain(0x80..=0xff) {
+                    let mut value = [filler; 20];
+                    value[at] = byte;
+                    let value = &value[..len];
+                    let want = syntax::host(value).err().map(|(kind, i)| (kind, 22 + i));
+                    for shape in 0..3 {
+                        buf.clear();
+                        buf.extend_from_slice(b"GET / HTTP/1.1\r\nHost: ");
+                        buf.extend_from_slice(value);
+                        if shape == 2 {
+                            buf.extend_from_slice(b"\r\nX-Long: ");
+                            buf.extend_from_slice(&long_name);
+                        }
+                        buf.extend_from_slice(b"\r\n\r\n");
+                        if shape == 1 {
+                            buf.extend_from_slice(&[b'b'; 64]);
+                        }
+                        let got = Request::new()
+                            .parse(&buf)
+                            .err()
+                            .map(|e| (e.kind(), e.offset()));
+                        assert_eq!(got, want, "{:?}, shape {shape}", value.escape_ascii());
+                    }
+                }
+            }
+        }
+    }
+}
