@@ -513,12 +513,17 @@ fn host_values_are_judged_as_the_reference_judges_them() {
     // makes a port), in a head under one block, one followed by a body, and one of several
     // blocks: the parse accepts exactly the values `syntax::host` accepts, and rejects the
     // others at the same offset.
+    // Under Miri, which runs each parse thousands of times slower, three lengths (inside a
+    // narrow vector, at its end, past it), the ends of each value, and a few bytes of each class.
     let long_name = [b'x'; 80];
     let mut buf = std::vec::Vec::new();
-    for len in 1..=20 {
+    let lens: &[usize] = if cfg!(miri) { &[1, 16, 20] } else { &[] };
+    let miri_bytes = b"!\"%-.:@[]_~\x80\xff";
+    for len in (1..=20).filter(|len| !cfg!(miri) || lens.contains(len)) {
         for filler in [b'a', b'7'] {
-            for at in 0..len {
-                for byte in (0x21..=0x7eu8).chain(0x80..=0xff) {
+            for at in (0..len).filter(|&at| !cfg!(miri) || at == 0 || at == len - 1) {
+                let bytes = (0x21..=0x7eu8).chain(0x80..=0xff);
+                for byte in bytes.filter(|b| !cfg!(miri) || miri_bytes.contains(b)) {
                     let mut value = [filler; 20];
                     value[at] = byte;
                     let value = &value[..len];
