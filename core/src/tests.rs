@@ -22,9 +22,12 @@ const MEDIUM: &[u8] = include_bytes!("../testdata/request-medium.http");
 
 const RESPONSE_LARGE: &[u8] = include_bytes!("../testdata/response-large.http");
 
-/// Parses `buf` one byte longer at a time, as a server reading a slow client would.
+/// Parses `buf` one byte longer at a time, as a server reading a slow client would. Under
+/// Miri, which runs each parse thousands of times slower, past the first 128 bytes the head
+/// grows 61 bytes at a time (a prime, so the ends fall at every offset within a block).
 fn parse_growing(req: &mut Request, buf: &[u8]) -> Result<Status, Error> {
-    for end in 1..buf.len() {
+    let ends = (1..buf.len()).filter(|&end| !cfg!(miri) || end <= 128 || end % 61 == 0);
+    for end in ends {
         match req.parse(&buf[..end])? {
             Status::Partial => {}
             done => return Ok(done),

@@ -187,7 +187,16 @@ mod tests {
             b"*%",
         ];
         let mut accepted = 0;
-        for method in [&b"GET"[..], b"OPTIONS", b"CONNECT"] {
+        for (m, method) in [&b"GET"[..], b"OPTIONS", b"CONNECT"]
+            .into_iter()
+            .enumerate()
+        {
+            // Under Miri, each template with one of the methods in turn.
+            let templates = templates
+                .iter()
+                .enumerate()
+                .filter(|&(t, _)| !cfg!(miri) || t % 3 == m)
+                .map(|(_, template)| template);
             for template in templates {
                 for b in crate::tests::every_byte() {
                     let target: Vec<u8> = template
@@ -208,7 +217,7 @@ mod tests {
         }
         // The templates are not all rejections: a good share of targets must pass (of the
         // sampled bytes, under Miri).
-        let enough = if cfg!(miri) { 100 } else { 1000 };
+        let enough = if cfg!(miri) { 40 } else { 1000 };
         assert!(accepted > enough, "only {accepted} accepted");
         for (method, target) in [
             (&b"GET"[..], &b""[..]),

@@ -14,7 +14,7 @@
 //! same invariants, and a property checks that leniency only ever turns errors into messages:
 //! whatever the strict parser accepts, every option set reads the same way.
 //!
-//! The number of cases per property is proptest's default (256), or `PROPTEST_CASES`; 3 under
+//! The number of cases per property is proptest's default (256), or `PROPTEST_CASES`; 2 under
 //! Miri.
 //!
 //! The parts live in `tests/support/split/`: `generator.rs` (the grammar and the mutations),
@@ -225,7 +225,7 @@ fn check_lenient_extends_strict(
 proptest! {
     #![proptest_config(ProptestConfig {
         // Miri runs each case about a thousand times slower: a few cases still run every line.
-        cases: if cfg!(miri) { 3 } else { ProptestConfig::default().cases },
+        cases: if cfg!(miri) { 2 } else { ProptestConfig::default().cases },
         max_shrink_iters: 2048,
         failure_persistence: None,
         ..ProptestConfig::default()

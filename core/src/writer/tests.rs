@@ -3,10 +3,18 @@
 use super::*;
 use std::vec;
 
+/// Every status code a writer takes; under Miri, which runs each write thousands of times
+/// slower, the ends of each class, the codes without content and every seventeenth.
+fn statuses() -> impl Iterator<Item = u16> {
+    (100..=599u16).filter(|&s| {
+        !cfg!(miri) || s % 17 == 0 || s % 100 == 0 || s % 100 == 99 || matches!(s, 101 | 204 | 304)
+    })
+}
+
 #[test]
 fn empty_responses_are_what_the_writer_writes_and_parse_back() {
     let (mut fast, mut general) = ([0u8; 128], [0u8; 128]);
-    for status in 100..=599u16 {
+    for status in statuses() {
         let len = write_empty_response(&mut fast, status).unwrap();
         let mut res = ResponseWriter::new(&mut general, status).unwrap();
         let has_content = !matches!(status, 100..=199 | 204 | 304);
@@ -500,7 +508,7 @@ fn a_refused_call_appends_nothing_to_a_growable_target() {
 
 #[test]
 fn an_empty_response_too_big_for_the_buffer_reports_its_whole_length_and_writes_nothing() {
-    for status in 100..=599u16 {
+    for status in statuses() {
         let len = write_empty_response_in(&mut Measure, status).unwrap();
         let mut out = std::vec::Vec::new();
         assert_eq!(write_empty_response_in(&mut out, status), Ok(len));

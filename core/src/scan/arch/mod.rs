@@ -502,7 +502,8 @@ mod tests {
         // The oracle itself, against the kernels it replaces: bit i is set exactly where the run
         // kernel of the class would stop at byte i, and past the end.
         let bytes: std::vec::Vec<u8> = (0..=255u8).chain(0..=255u8).collect();
-        for at in (0..bytes.len()).step_by(7) {
+        // Under Miri, fewer starts: windows of 64 from every 61st byte still cover every byte.
+        for at in (0..bytes.len()).step_by(if cfg!(miri) { 61 } else { 7 }) {
             let [not_token, not_value] = SCALAR.classify_fields(&bytes, at);
             let not_target = SCALAR.classify_one(&bytes, at, ByteClass::Target);
             let not_reg_name = SCALAR.classify_one(&bytes, at, ByteClass::RegName);
