@@ -174,6 +174,39 @@ describe('desyncs, as observed', () => {
   });
 });
 
+describe('hyper’s rules for Transfer-Encoding (httparse’s and picohttpparser’s framing)', () => {
+  // hyper takes the last coding after the last comma of the last Transfer-Encoding line, and any
+  // such line makes the request one with Transfer-Encoding: an empty value or a trailing comma is
+  // not chunked, so hyper answers 400. Reading `chunked,` as chunked, or an empty value as no
+  // Transfer-Encoding at all, made httparse pairs with llhttp insecure desync where hyper refuses.
+  const body = '0\r\n\r\n' + SMUGGLED;
+  const withTe = (value: string) => `POST / HTTP/1.1\r\nHost: h\r\nContent-Length: ${body.length}\r\nTransfer-Encoding:${value}\r\n\r\n` + body;
+  for (const [what, value] of [
+    ['a trailing comma', ' chunked, '],
+    ['an empty value', ' '],
+    ['no value at all', ''],
+  ] as const) {
+    it(`${what}: httparse and picohttpparser refuse it, and no pair desyncs`, () => {
+      const input = bytes(withTe(value));
+      for (const id of ['httparse', 'httparse-lenient', 'picohttpparser']) {
+        const r = config(id).parse(input);
+        expect(r.status, `${id} on ${JSON.stringify(value)}`).toBe('error');
+        expect(r.error?.reason).toContain('Transfer-Encoding without chunked last');
+      }
+      for (const forwarding of ['raw', 'reserialize'] as const) {
+        const grid = desyncGrid(input, configs, forwarding);
+        expect(grid.cells.filter((c) => c.verdict === 'desync').map((c) => `${c.front.id}>${c.back.id}`), forwarding).toEqual([]);
+      }
+      expect(chain(withTe(value), 'httparse-lenient', 'llhttp-insecure').verdict).toBe('front-rejects');
+    });
+  }
+  it('a plain chunked last coding still wins over Content-Length', () => {
+    const r = config('httparse').parse(bytes(withTe(' gzip, chunked')));
+    expect(r.status).toBe('complete');
+    expect(r.messages.map((m) => m.framing)).toEqual(['chunked', 'none']);
+  });
+});
+
 describe('re-serialization', () => {
   it('rebuilds a request from what the front end understood', () => {
     const r = config('httpspan').parse(bytes('POST /p HTTP/1.1\r\nHost: h\r\nConnection: keep-alive, X-Drop\r\nX-Drop: 1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n'));
