@@ -39,6 +39,12 @@ for (const lesson of LESSONS) {
     await expect(page.getByTestId('lab-goal-status')).toHaveAttribute('data-met', 'true', { timeout: 15_000 });
     await expect(page.getByTestId('lab-afterword')).toBeVisible();
     await expect(page.getByTestId('lab-strict-refusal')).toContainText(/Strict httpspan (refuses this input at byte \d+|accepts)/);
+    if (lesson.goal === 'back-refuses') {
+      // The afterword names the byte the back end stops at; the page shows the same refusal.
+      const at = /at upstream byte (\d+)/.exec(lesson.afterword)![1];
+      await expect(page.getByTestId('lab-back-refusal')).toContainText(`refuses the forwarded request at upstream byte ${at}:`);
+      await expect(page.getByTestId('lab-verdict')).toHaveAttribute('data-verdict', 'back-rejects');
+    }
     await shot(page, info, `lesson-${lesson.id}`);
     // Solved lessons are kept in local storage.
     await page.getByTestId('lab-tab-lessons').click();
