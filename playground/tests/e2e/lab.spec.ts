@@ -127,6 +127,28 @@ test('the lab works offline once loaded', async ({ page, context }) => {
   expect(errors).toEqual([]);
 });
 
+for (const theme of ['light', 'dark'] as const) {
+  test(`a lesson where the back end refuses has no accessibility violations (axe), ${theme} theme`, async ({ page }, info) => {
+    test.setTimeout(90_000);
+    const errors = await openLab(page);
+    if ((await page.locator('html').getAttribute('data-theme')) !== theme) await page.getByTestId('theme').click();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    const lesson = LESSONS.find((l) => l.id === 'chunk-size-0x')!;
+    await page.getByTestId(`lab-lesson-${lesson.id}`).click();
+    await page.getByTestId('lab-show-answer').click();
+    await page.getByTestId('lab-use-answer').click();
+    await expect(page.getByTestId('lab-goal-status')).toHaveAttribute('data-met', 'true');
+    await expect(page.getByTestId('lab-back-refusal')).toBeVisible();
+    await expect(page.getByTestId('lab-verdict')).toHaveAttribute('data-verdict', 'back-rejects');
+    const violations = (await new AxeBuilder({ page }).analyze()).violations.map(
+      (v) => `${v.impact} ${v.id} (${v.nodes.length}): ${v.nodes[0]?.target.join(' ')} ${v.nodes[0]?.any[0]?.message ?? v.help}`,
+    );
+    await shot(page, info, `lab-back-refuses-${theme}`);
+    expect(violations).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+}
+
 for (const [theme, width] of [
   ['light', 1400],
   ['dark', 1400],
