@@ -256,6 +256,20 @@ describe('the verdict in words', () => {
     // A front end that refuses the input says it forwards nothing.
     expect(chain(VECTORS.spaceBeforeColonCl, 'httpspan', 'go').summary[0]).toBe('No desync: the front end rejects the input at byte 40 and forwards nothing.');
   });
+  it('ends a request the back end refused at its error, short of the victim’s bytes', () => {
+    // picohttpparser takes 0x5 as a last chunk and forwards the request; llhttp refuses the x at byte 74.
+    const input = 'POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0x5\r\nhello\r\n0\r\n\r\n';
+    const run = chain(input, 'picohttpparser', 'llhttp');
+    expect(run.verdict).toBe('back-rejects');
+    const refusedAt = run.victimBack.error!.offset;
+    expect(refusedAt).toBe(input.indexOf('0x5') + 1);
+    expect(run.victimRequests.map((r) => [r.upstream.start, r.upstream.end, r.complete])).toEqual([[0, refusedAt, false]]);
+    expect(run.victimRequests.some((r) => r.upstream.start <= run.upstream.length && run.upstream.length < r.upstream.end)).toBe(false);
+    // While it waits instead, an unfinished request still runs to the end of what it was given.
+    const waiting = chain(VECTORS.http10Te, 'go', 'llhttp');
+    expect(waiting.victimBack.status).toBe('error');
+    expect(waiting.backRequests.map((r) => [r.upstream.end, r.complete])).toEqual([[waiting.upstream.length, false]]);
+  });
   it('cuts a long smuggled prefix with an ellipsis, and counts all of it', () => {
     const long = 'GET /admin HTTP/1.1\r\nHost: h\r\nX-Pad: ' + 'a'.repeat(100) + '\r\n\r\n';
     const run = chain(`POST / HTTP/1.1\r\nHost: h\r\nContent-Length : ${long.length}\r\n\r\n` + long, 'httpspan+spaceBeforeColon', 'go');

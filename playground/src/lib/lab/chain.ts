@@ -37,7 +37,7 @@ export interface FrontRequest {
 
 /** A request the back end read (the last one may be unfinished). */
 export interface BackRequest {
-  /** Where it lies in the upstream stream (an unfinished one runs to the stream's end). */
+  /** Where it lies in the upstream stream (an unfinished one runs to the stream's end, or to the byte where the back end refused it). */
   upstream: Range;
   startLine: string;
   complete: boolean;
@@ -102,10 +102,15 @@ export function startLineOf(m: PeerMessage): string {
   return `${m.method ?? '?'} ${m.target ?? '?'} ${m.version}`;
 }
 
-/** Where a parsed message ends: its reported end, else where the next begins, else where reading stopped. */
+/**
+ * Where a parsed message ends: its reported end, else where the next begins, else where reading
+ * stopped. An unfinished one runs to the stream's end while the parser waits for more, but only
+ * to its error where the parser refused it: it never read the bytes after that (the victim's
+ * among them), and drawing it over them said it held them.
+ */
 function messageEnd(result: PeerResult, index: number, length: number): number {
   const m = result.messages[index];
-  if (!m.complete) return length;
+  if (!m.complete) return result.status === 'error' && result.error ? Math.min(length, Math.max(m.offset, result.error.offset)) : length;
   if (m.end !== undefined) return m.end;
   const next = result.messages[index + 1];
   return next && next.offset >= 0 ? next.offset : result.consumed;
