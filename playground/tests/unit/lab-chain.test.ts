@@ -200,6 +200,24 @@ describe('hyper’s rules for Transfer-Encoding (httparse’s and picohttpparser
       expect(chain(withTe(value), 'httparse-lenient', 'llhttp-insecure').verdict).toBe('front-rejects');
     });
   }
+  it('a lone LF in a chunk extension: hyper’s decoder refuses it, so no httparse pair desyncs on it', () => {
+    // httparse::parse_chunk_size skips it as part of the extension; hyper reads chunked bodies with
+    // its own decoder, which refuses it. Taking httparse's word made eight raw pairs desync on the
+    // first input: llhttp insecure, picohttpparser and httpspan with bareLf in front of httparse.
+    const te = 'POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n';
+    for (const body of ['5;note\nhello\r\n0\r\n\r\n', '2;\nxx\r\n22\r\n0\r\n\r\n' + SMUGGLED]) {
+      const input = bytes(te + body);
+      for (const id of ['httparse', 'httparse-lenient']) {
+        const r = config(id).parse(input);
+        expect(r.status, id).toBe('error');
+        expect(r.error).toMatchObject({ code: 'ChunkExtension', offset: te.length + body.indexOf('\n') });
+      }
+      const desyncs = desyncGrid(input, configs, 'raw').cells.filter((c) => c.verdict === 'desync');
+      expect(desyncs.filter((c) => c.front.id.startsWith('httparse') || c.back.id.startsWith('httparse')).map((c) => `${c.front.id}>${c.back.id}`)).toEqual([]);
+    }
+    // An extension ended by CRLF is skipped as before.
+    expect(config('httparse').parse(bytes(te + '5;note\r\nhello\r\n0\r\n\r\n')).messages[0].bodyLength).toBe(5);
+  });
   it('a plain chunked last coding still wins over Content-Length', () => {
     const r = config('httparse').parse(bytes(withTe(' gzip, chunked')));
     expect(r.status).toBe('complete');
