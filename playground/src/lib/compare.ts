@@ -503,7 +503,8 @@ const STATUS_TEXT: Record<PeerResult['status'], string> = {
 // ---------------------------------------------------------------------------------------------
 // Text.
 
-function count(n: number, noun: string): string {
+/** `n` and a noun that takes an s in the plural: '1 byte', '2 bytes'. */
+export function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 

@@ -52,7 +52,7 @@ export class Lab {
   result: ChainResult | null = $derived(
     this.pair.front && this.pair.back ? runChain(this.input.bytes, this.pair.front, this.pair.back, this.pair.forwarding) : null,
   );
-  met: boolean = $derived(this.lesson !== null && this.view === 'lesson' && this.result !== null && goalMet(this.lesson.goal, this.result));
+  met: boolean = $derived(this.lesson !== null && this.view === 'lesson' && this.result !== null && goalMet(this.lesson, this.result));
 
   constructor() {
     this.solved = typeof localStorage === 'undefined' ? [] : loadProgress();

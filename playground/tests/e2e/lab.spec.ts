@@ -39,6 +39,12 @@ for (const lesson of LESSONS) {
     await expect(page.getByTestId('lab-goal-status')).toHaveAttribute('data-met', 'true', { timeout: 15_000 });
     await expect(page.getByTestId('lab-afterword')).toBeVisible();
     await expect(page.getByTestId('lab-strict-refusal')).toContainText(/Strict httpspan (refuses this input at byte \d+|accepts)/);
+    if (lesson.goal === 'back-refuses') {
+      // The afterword names the byte the back end stops at; the page shows the same refusal.
+      const at = /at upstream byte (\d+)/.exec(lesson.afterword)![1];
+      await expect(page.getByTestId('lab-back-refusal')).toContainText(`refuses the forwarded request at upstream byte ${at}:`);
+      await expect(page.getByTestId('lab-verdict')).toHaveAttribute('data-verdict', 'back-rejects');
+    }
     await shot(page, info, `lesson-${lesson.id}`);
     // Solved lessons are kept in local storage.
     await page.getByTestId('lab-tab-lessons').click();
@@ -120,6 +126,28 @@ test('the lab works offline once loaded', async ({ page, context }) => {
   await context.setOffline(false);
   expect(errors).toEqual([]);
 });
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`a lesson where the back end refuses has no accessibility violations (axe), ${theme} theme`, async ({ page }, info) => {
+    test.setTimeout(90_000);
+    const errors = await openLab(page);
+    if ((await page.locator('html').getAttribute('data-theme')) !== theme) await page.getByTestId('theme').click();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    const lesson = LESSONS.find((l) => l.id === 'chunk-size-0x')!;
+    await page.getByTestId(`lab-lesson-${lesson.id}`).click();
+    await page.getByTestId('lab-show-answer').click();
+    await page.getByTestId('lab-use-answer').click();
+    await expect(page.getByTestId('lab-goal-status')).toHaveAttribute('data-met', 'true');
+    await expect(page.getByTestId('lab-back-refusal')).toBeVisible();
+    await expect(page.getByTestId('lab-verdict')).toHaveAttribute('data-verdict', 'back-rejects');
+    const violations = (await new AxeBuilder({ page }).analyze()).violations.map(
+      (v) => `${v.impact} ${v.id} (${v.nodes.length}): ${v.nodes[0]?.target.join(' ')} ${v.nodes[0]?.any[0]?.message ?? v.help}`,
+    );
+    await shot(page, info, `lab-back-refuses-${theme}`);
+    expect(violations).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+}
 
 for (const [theme, width] of [
   ['light', 1400],

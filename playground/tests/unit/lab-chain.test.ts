@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { compare, type Comparison, type PeerResult } from '../../src/lib/compare.ts';
 import { runChain, reserialize, VICTIM_REQUEST, type ChainResult, type Forwarding } from '../../src/lib/lab/chain.ts';
 import { labConfigs, type LabConfig } from '../../src/lib/lab/configs.ts';
-import { desyncGrid } from '../../src/lib/lab/grid.ts';
+import { desyncCountText, desyncGrid } from '../../src/lib/lab/grid.ts';
 import { loadLlhttp, type Llhttp } from '../../src/lib/llhttp.ts';
 import type { ExternalParser } from '../../src/lib/parsers/common.ts';
 import { PRESETS } from '../../src/lib/presets.ts';
@@ -171,6 +171,136 @@ describe('desyncs, as observed', () => {
     expect(run.verdict).toBe('desync');
     expect(run.desync?.victim.outcome).toBe('poisoned');
     expect(run.desync?.victim.startLine).toBe('GET /admin HTTP/1.1');
+  });
+});
+
+describe('hyper’s rules for Transfer-Encoding (httparse’s and picohttpparser’s framing)', () => {
+  // hyper takes the last coding after the last comma of the last Transfer-Encoding line, and any
+  // such line makes the request one with Transfer-Encoding: an empty value or a trailing comma is
+  // not chunked, so hyper answers 400. Reading `chunked,` as chunked, or an empty value as no
+  // Transfer-Encoding at all, made httparse pairs with llhttp insecure desync where hyper refuses.
+  const body = '0\r\n\r\n' + SMUGGLED;
+  const withTe = (value: string) => `POST / HTTP/1.1\r\nHost: h\r\nContent-Length: ${body.length}\r\nTransfer-Encoding:${value}\r\n\r\n` + body;
+  for (const [what, value] of [
+    ['a trailing comma', ' chunked, '],
+    ['an empty value', ' '],
+    ['no value at all', ''],
+  ] as const) {
+    it(`${what}: httparse and picohttpparser refuse it, and no pair desyncs`, () => {
+      const input = bytes(withTe(value));
+      for (const id of ['httparse', 'httparse-lenient', 'picohttpparser']) {
+        const r = config(id).parse(input);
+        expect(r.status, `${id} on ${JSON.stringify(value)}`).toBe('error');
+        expect(r.error?.reason).toContain('Transfer-Encoding without chunked last');
+      }
+      for (const forwarding of ['raw', 'reserialize'] as const) {
+        const grid = desyncGrid(input, configs, forwarding);
+        expect(grid.cells.filter((c) => c.verdict === 'desync').map((c) => `${c.front.id}>${c.back.id}`), forwarding).toEqual([]);
+      }
+      expect(chain(withTe(value), 'httparse-lenient', 'llhttp-insecure').verdict).toBe('front-rejects');
+    });
+  }
+  it('a lone LF in a chunk extension: hyper’s decoder refuses it, so no httparse pair desyncs on it', () => {
+    // httparse::parse_chunk_size skips it as part of the extension; hyper reads chunked bodies with
+    // its own decoder, which refuses it. Taking httparse's word made eight raw pairs desync on the
+    // first input: llhttp insecure, picohttpparser and httpspan with bareLf in front of httparse.
+    const te = 'POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n';
+    for (const body of ['5;note\nhello\r\n0\r\n\r\n', '2;\nxx\r\n22\r\n0\r\n\r\n' + SMUGGLED]) {
+      const input = bytes(te + body);
+      for (const id of ['httparse', 'httparse-lenient']) {
+        const r = config(id).parse(input);
+        expect(r.status, id).toBe('error');
+        expect(r.error).toMatchObject({ code: 'ChunkExtension', offset: te.length + body.indexOf('\n') });
+      }
+      const desyncs = desyncGrid(input, configs, 'raw').cells.filter((c) => c.verdict === 'desync');
+      expect(desyncs.filter((c) => c.front.id.startsWith('httparse') || c.back.id.startsWith('httparse')).map((c) => `${c.front.id}>${c.back.id}`)).toEqual([]);
+    }
+    // An extension ended by CRLF is skipped as before.
+    expect(config('httparse').parse(bytes(te + '5;note\r\nhello\r\n0\r\n\r\n')).messages[0].bodyLength).toBe(5);
+  });
+  it('a plain chunked last coding still wins over Content-Length', () => {
+    const r = config('httparse').parse(bytes(withTe(' gzip, chunked')));
+    expect(r.status).toBe('complete');
+    expect(r.messages.map((m) => m.framing)).toEqual(['chunked', 'none']);
+  });
+});
+
+describe('the verdict in words', () => {
+  /** The count a sentence gives ('reads 2 requests', 'reads no whole request'), or null where it says none. */
+  const countIn = (sentence: string): number | null => {
+    const m = /reads (\d+|no whole|no) request/.exec(sentence);
+    if (!m) return null;
+    return /^\d+$/.test(m[1]) ? Number(m[1]) : 0;
+  };
+  it('counts, on every vector through every pair, the requests each side read to their end', () => {
+    let checked = 0;
+    for (const [id, input] of Object.entries(VECTORS)) {
+      for (const front of configs) {
+        for (const back of configs) {
+          const run = runChain(bytes(input), front, back, 'raw');
+          const [, frontLine, backLine] = run.summary;
+          const pair = `${front.id}>${back.id} on ${id}`;
+          expect(countIn(frontLine), `${pair}: ${frontLine}`).toBe(run.frontRequests.length);
+          expect(countIn(backLine), `${pair}: ${backLine}`).toBe(run.backRequests.filter((r) => r.complete).length);
+          // A count of one is singular, any other plural.
+          expect(frontLine + backLine, pair).not.toMatch(/reads 1 requests|reads (0|[2-9]|\d\d+) request[^s]/);
+          if (run.desync?.smuggled) {
+            const length = run.desync.smuggled.end - run.desync.smuggled.start;
+            expect(run.summary[0], pair).toContain(`The smuggled prefix is ${length} byte${length === 1 ? '' : 's'}: "`);
+          }
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBe(Object.keys(VECTORS).length * 17 * 17);
+  });
+  it('does not count a request the back end rejected, or still waits for, as read', () => {
+    // llhttp reads a 17-digit chunk size, Go refuses it inside the request: Go read no request.
+    const chunk17 = 'POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n00000000000000005\r\nhello\r\n0\r\n\r\n';
+    const refused = chain(chunk17, 'llhttp', 'go');
+    expect(refused.verdict).toBe('back-rejects');
+    expect(refused.summary.slice(1)).toEqual([
+      'The front end (llhttp) reads 1 request: "POST / HTTP/1.1".',
+      'The back end (Go ReadRequest) reads no whole request: it rejects the upstream stream at byte 75 (error) inside "POST / HTTP/1.1".',
+    ]);
+    // Go forwards the HTTP/1.0 head alone; llhttp waits for the chunks.
+    const waiting = chain(VECTORS.http10Te, 'go', 'llhttp');
+    expect(waiting.summary[2]).toBe('The back end (llhttp) reads no whole request: it waits for the rest of "POST / HTTP/1.0".');
+    // The poisoning prefix: Go reads the POST, then waits for the rest of the request the prefix began.
+    const poisoned = chain('POST / HTTP/1.1\r\nHost: h\r\nContent-Length : 23\r\n\r\nGET /admin HTTP/1.1\r\nX:', 'httpspan+spaceBeforeColon', 'go');
+    expect(poisoned.summary[2]).toBe('The back end (Go ReadRequest) reads 1 request: "POST / HTTP/1.1", then waits for the rest of a request it has begun.');
+    expect(poisoned.summary[0]).toContain('The smuggled prefix is 23 bytes: "GET /admin HTTP/1.1\\r\\nX:".');
+    expect(poisoned.desync?.victim.text).toContain('behind 23 bytes the attacker left');
+    // A front end that refuses the input says it forwards nothing.
+    expect(chain(VECTORS.spaceBeforeColonCl, 'httpspan', 'go').summary[0]).toBe('No desync: the front end rejects the input at byte 40 and forwards nothing.');
+  });
+  it('ends a request the back end refused at its error, short of the victim’s bytes', () => {
+    // picohttpparser takes 0x5 as a last chunk and forwards the request; llhttp refuses the x at byte 74.
+    const input = 'POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0x5\r\nhello\r\n0\r\n\r\n';
+    const run = chain(input, 'picohttpparser', 'llhttp');
+    expect(run.verdict).toBe('back-rejects');
+    const refusedAt = run.victimBack.error!.offset;
+    expect(refusedAt).toBe(input.indexOf('0x5') + 1);
+    expect(run.victimRequests.map((r) => [r.upstream.start, r.upstream.end, r.complete])).toEqual([[0, refusedAt, false]]);
+    expect(run.victimRequests.some((r) => r.upstream.start <= run.upstream.length && run.upstream.length < r.upstream.end)).toBe(false);
+    // While it waits instead, an unfinished request still runs to the end of what it was given.
+    const waiting = chain(VECTORS.http10Te, 'go', 'llhttp');
+    expect(waiting.victimBack.status).toBe('error');
+    expect(waiting.backRequests.map((r) => [r.upstream.end, r.complete])).toEqual([[waiting.upstream.length, false]]);
+  });
+  it('cuts a long smuggled prefix with an ellipsis, and counts all of it', () => {
+    const long = 'GET /admin HTTP/1.1\r\nHost: h\r\nX-Pad: ' + 'a'.repeat(100) + '\r\n\r\n';
+    const run = chain(`POST / HTTP/1.1\r\nHost: h\r\nContent-Length : ${long.length}\r\n\r\n` + long, 'httpspan+spaceBeforeColon', 'go');
+    expect(run.verdict).toBe('desync');
+    expect(run.summary[0]).toMatch(new RegExp(`The smuggled prefix is ${long.length} bytes: "GET /admin[^"]*…"\\.$`));
+  });
+  it('says how many pairs desync with the verb agreeing', () => {
+    const pairOf = (ids: string[]) => ids.map(config);
+    // HTTP/1.0 with Transfer-Encoding alone desyncs Go in front of llhttp, not the other way round.
+    expect(desyncCountText(desyncGrid(bytes(VECTORS.http10Te), pairOf(['go', 'llhttp']), 'raw'))).toBe('1 of 4 pairs desyncs.');
+    // With Content-Length beside it, Go's server and llhttp insecure desync both ways.
+    expect(desyncCountText(desyncGrid(bytes(VECTORS.http10TeCl), pairOf(['go-server', 'llhttp-insecure', 'httpspan']), 'raw'))).toBe('2 of 9 pairs desync.');
+    expect(desyncCountText(desyncGrid(bytes(VECTORS.http10TeCl), pairOf(['httpspan']), 'raw'))).toBe('No pair desyncs on this input.');
   });
 });
 

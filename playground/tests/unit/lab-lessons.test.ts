@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runChain } from '../../src/lib/lab/chain.ts';
 import type { LabConfig } from '../../src/lib/lab/configs.ts';
+import { desyncGrid } from '../../src/lib/lab/grid.ts';
 import { LESSONS, goalMet, lessonBytes, strictRefusal } from '../../src/lib/lab/lessons.ts';
 import { labFragment, parseLabFragment } from '../../src/lib/lab/route.ts';
 import { loadLabConfigs } from '../../cli/node-lab.ts';
@@ -30,9 +31,9 @@ describe('lessons', () => {
     it(`${lesson.id}: the start does not meet the goal, the stored answer does`, () => {
       const run = (text: string) => runChain(lessonBytes(text), config(lesson.front), config(lesson.back), lesson.forwarding);
       const start = run(lesson.start);
-      expect(goalMet(lesson.goal, start), `start of ${lesson.id}: ${start.summary.join(' ')}`).toBe(false);
+      expect(goalMet(lesson, start), `start of ${lesson.id}: ${start.summary.join(' ')}`).toBe(false);
       const answer = run(lesson.answer);
-      expect(goalMet(lesson.goal, answer), `answer of ${lesson.id}: ${answer.summary.join(' ')}`).toBe(true);
+      expect(goalMet(lesson, answer), `answer of ${lesson.id}: ${answer.summary.join(' ')}`).toBe(true);
       // Strict httpspan refuses every answer: each one breaks a rule of RFC 9112.
       const refusal = strictRefusal(lessonBytes(lesson.answer));
       expect(refusal, lesson.id).not.toBeNull();
@@ -51,16 +52,61 @@ describe('lessons', () => {
     expect(poisoned.desync?.victim.startLine).toBe('GET /admin HTTP/1.1');
     expect(poisoned.desync?.victim.outcome).toBe('poisoned');
   });
+  describe('the lessons where the back end refuses', () => {
+    const refusing = LESSONS.filter((l) => l.goal === 'back-refuses');
+    it('are the seven tricks that desync no pair here', () => {
+      expect(refusing.map((l) => l.id)).toEqual([
+        'te-obfuscated',
+        'duplicate-content-length',
+        'obs-fold',
+        'bare-lf',
+        'chunk-size-0x',
+        'chunk-size-digits',
+        'chunk-extension',
+      ]);
+    });
+    for (const l of refusing) {
+      it(`${l.id}: the back end refuses the forwarded answer where the afterword says, and no pair desyncs on it`, () => {
+        const answer = lessonBytes(l.answer);
+        const run = runChain(answer, config(l.front), config(l.back), l.forwarding);
+        expect(run.verdict).toBe('back-rejects');
+        expect(run.frontRequests.length, 'the front end forwards the answer').toBe(1);
+        expect(l.backRefusal, 'a back-refuses lesson names the refusal it wants').toBeDefined();
+        expect(l.afterword).toContain(`at upstream byte ${run.back.error!.offset}`);
+        // The lesson exists because the trick splits no pair: a desync here would need a lesson of its own.
+        for (const forwarding of ['raw', 'reserialize'] as const) {
+          const desyncs = desyncGrid(answer, configs, forwarding).cells.filter((c) => c.verdict === 'desync');
+          expect(desyncs.map((c) => `${c.front.id}>${c.back.id}`), `${l.id}, ${forwarding}`).toEqual([]);
+        }
+      });
+    }
+    it('are not met by the back end refusing something else', () => {
+      const dup = LESSONS.find((l) => l.id === 'duplicate-content-length')!;
+      const fold = LESSONS.find((l) => l.id === 'obs-fold')!;
+      // The same pair refuses the folded line: a refusal, but not the duplicate Content-Length.
+      const other = runChain(lessonBytes(fold.answer), config(dup.front), config(dup.back), dup.forwarding);
+      expect(other.verdict).toBe('back-rejects');
+      expect(goalMet(dup, other)).toBe(false);
+      expect(goalMet(fold, other)).toBe(true);
+    });
+  });
   it('strict httpspan refuses each answer where the lesson says', () => {
     const at = Object.fromEntries(LESSONS.map((l) => [l.id, `${strictRefusal(lessonBytes(l.answer))?.code}@${strictRefusal(lessonBytes(l.answer))?.offset}`]));
     expect(at).toMatchInlineSnapshot(`
       {
+        "bare-lf": "bare_lf@60",
+        "chunk-extension": "invalid_chunk_extension@81",
+        "chunk-size-0x": "invalid_chunk_size@74",
+        "chunk-size-digits": "chunk_size_too_long@89",
         "cl-space-before-colon": "whitespace_before_colon@57",
         "cl-te": "content_length_with_transfer_encoding@62",
+        "duplicate-content-length": "duplicate_content_length@62",
         "http10-te": "content_length_with_transfer_encoding@87",
         "ignored-field-line": "whitespace_before_colon@80",
+        "obs-fold": "obs_fold@54",
         "poison-victim": "whitespace_before_colon@57",
         "te-cl": "content_length_with_transfer_encoding@71",
+        "te-obfuscated": "chunked_not_last@43",
         "te-space-before-colon": "whitespace_before_colon@80",
       }
     `);

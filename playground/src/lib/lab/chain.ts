@@ -13,6 +13,7 @@
 //   body as it decoded it with a Content-Length), as hyper-based proxies do.
 
 import { latin1Bytes, latin1Text, concatBytes } from '../bytes.ts';
+import { count } from '../compare.ts';
 import type { PeerMessage, PeerResult } from '../llhttp.ts';
 import type { LabConfig } from './configs.ts';
 
@@ -36,7 +37,7 @@ export interface FrontRequest {
 
 /** A request the back end read (the last one may be unfinished). */
 export interface BackRequest {
-  /** Where it lies in the upstream stream (an unfinished one runs to the stream's end). */
+  /** Where it lies in the upstream stream (an unfinished one runs to the stream's end, or to the byte where the back end refused it). */
   upstream: Range;
   startLine: string;
   complete: boolean;
@@ -101,10 +102,15 @@ export function startLineOf(m: PeerMessage): string {
   return `${m.method ?? '?'} ${m.target ?? '?'} ${m.version}`;
 }
 
-/** Where a parsed message ends: its reported end, else where the next begins, else where reading stopped. */
+/**
+ * Where a parsed message ends: its reported end, else where the next begins, else where reading
+ * stopped. An unfinished one runs to the stream's end while the parser waits for more, but only
+ * to its error where the parser refused it: it never read the bytes after that (the victim's
+ * among them), and drawing it over them said it held them.
+ */
 function messageEnd(result: PeerResult, index: number, length: number): number {
   const m = result.messages[index];
-  if (!m.complete) return length;
+  if (!m.complete) return result.status === 'error' && result.error ? Math.min(length, Math.max(m.offset, result.error.offset)) : length;
   if (m.end !== undefined) return m.end;
   const next = result.messages[index + 1];
   return next && next.offset >= 0 ? next.offset : result.consumed;
@@ -157,7 +163,7 @@ function victimReading(result: PeerResult, requests: BackRequest[], stream: Uint
   }
   if (holder) {
     const inside = at - holder.upstream.start;
-    const how = holder.upstream.start === at ? 'from its first byte, but not as sent' : `behind ${inside} bytes the attacker left`;
+    const how = holder.upstream.start === at ? 'from its first byte, but not as sent' : `behind ${count(inside, 'byte')} the attacker left`;
     const end = holder.complete ? '' : ' (still waiting for the rest of it)';
     return {
       outcome: 'poisoned',
@@ -243,15 +249,36 @@ export function runChain(client: Uint8Array, front: LabConfig, back: LabConfig, 
     victimRequests,
     verdict,
     desync,
-    summary: describe(front, back, frontResult, frontRequests, backResult, backRequests, verdict, desync, upstream),
+    summary: describe(front, back, frontResult, frontRequests, backResult, verdict, desync, upstream),
   };
 }
 
-function reading(label: string, result: PeerResult, requests: { startLine: string; complete: boolean }[], stream: string): string {
-  const list = requests.map((r) => `"${r.startLine}"${r.complete ? '' : ' (unfinished)'}`).join(', ');
-  const read = requests.length === 0 ? 'reads no request' : `reads ${requests.length} request${requests.length === 1 ? '' : 's'}: ${list}`;
-  const error = result.error ? `, then rejects ${stream} at byte ${result.error.offset} (${result.error.code})` : '';
-  return `${label} ${read}${error}.`;
+/**
+ * What one side read, in a sentence. Only requests read to their end are counted: a request the
+ * side was inside when it rejected the stream, or still waits for the rest of, was not read, and
+ * counting it made a back end that refused the only request "read 1 request".
+ */
+export function reading(label: string, result: PeerResult, stream: string): string {
+  const whole = result.messages.filter((m) => m.complete);
+  const unfinished = result.messages.find((m) => !m.complete);
+  const list = whole.map((m) => `"${startLineOf(m)}"`).join(', ');
+  const stopped = result.status === 'error' || result.status === 'partial';
+  const read = whole.length > 0 ? `reads ${count(whole.length, 'request')}: ${list}` : stopped ? 'reads no whole request' : 'reads no request';
+  const then = whole.length > 0 ? ', then' : ': it';
+  if (result.status === 'error' && result.error) {
+    const inside = unfinished ? ` inside "${startLineOf(unfinished)}"` : '';
+    return `${label} ${read}${then} rejects ${stream} at byte ${result.error.offset} (${result.error.code})${inside}.`;
+  }
+  if (result.status === 'partial') {
+    return `${label} ${read}${then} waits for the rest of ${unfinished ? `"${startLineOf(unfinished)}"` : 'a request it has begun'}.`;
+  }
+  return `${label} ${read}.`;
+}
+
+/** Bytes quoted in a sentence, escaped, cut at `max` with an ellipsis where there are more. */
+function quoted(bytes: Uint8Array, max = 80): string {
+  const text = latin1Text(bytes.subarray(0, max)).replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+  return `"${text}${bytes.length > max ? '…' : ''}"`;
 }
 
 function describe(
@@ -260,21 +287,25 @@ function describe(
   frontResult: PeerResult,
   frontRequests: FrontRequest[],
   backResult: PeerResult,
-  backRequests: BackRequest[],
   verdict: Verdict,
   desync: Desync | null,
   upstream: Uint8Array,
 ): string[] {
   const lines: string[] = [];
   if (verdict === 'desync' && desync) {
-    const prefix = desync.smuggled ? ` The smuggled prefix is ${desync.smuggled.end - desync.smuggled.start} bytes: "${latin1Text(upstream.subarray(desync.smuggled.start, desync.smuggled.end)).slice(0, 80).replace(/\r/g, '\\r').replace(/\n/g, '\\n')}".` : '';
+    const prefix = desync.smuggled
+      ? ` The smuggled prefix is ${count(desync.smuggled.end - desync.smuggled.start, 'byte')}: ${quoted(upstream.subarray(desync.smuggled.start, desync.smuggled.end))}.`
+      : '';
     lines.push(`Desync: the back end's request boundaries leave the front end's at upstream byte ${desync.at}.${prefix}`);
   } else if (verdict === 'agree') lines.push('No desync: both frame every forwarded request alike.');
-  else if (verdict === 'front-rejects') lines.push(`No desync: the front end rejects the input at byte ${frontResult.error?.offset ?? '?'} and forwards only what it read before.`);
+  else if (verdict === 'front-rejects') {
+    const forwarded = frontRequests.length === 0 ? 'forwards nothing' : `forwards only the ${count(frontRequests.length, 'request')} it read before`;
+    lines.push(`No desync: the front end rejects the input at byte ${frontResult.error?.offset ?? '?'} and ${forwarded}.`);
+  }
   else if (verdict === 'back-closes') lines.push(`No desync: the back end closes the connection at upstream byte ${backResult.consumed}, so what it left unread is never read.`);
   else if (verdict === 'back-rejects') lines.push(`No desync: the back end rejects the upstream stream at byte ${backResult.error?.offset ?? '?'} and closes the connection.`);
   else lines.push('Nothing was forwarded: the front end has not read a whole request.');
-  lines.push(reading(`The front end (${front.label})`, frontResult, frontRequests.map((f) => ({ startLine: f.startLine, complete: true })), 'the input'));
-  lines.push(reading(`The back end (${back.label})`, backResult, backRequests, 'the upstream stream'));
+  lines.push(reading(`The front end (${front.label})`, frontResult, 'the input'));
+  lines.push(reading(`The back end (${back.label})`, backResult, 'the upstream stream'));
   return lines;
 }

@@ -2,7 +2,7 @@
 // chain checks, and a stored answer that meets it (tests/unit/lab-lessons.test.ts solves every
 // lesson with its answer, and the Playwright suite types each answer). Only lessons whose goal
 // the real parsers let someone reach are here; where the classic attack fails on these parsers,
-// the lesson's goal is to see why.
+// the lesson's goal is to see why: which parser refuses the trick, and at which byte.
 
 import { analyze } from '../analysis.ts';
 import { latin1Bytes } from '../bytes.ts';
@@ -16,7 +16,9 @@ export type GoalKind =
   /** The victim's next request is read behind what the attacker left. */
   | 'poison-victim'
   /** The front end forwards a request with both Content-Length and Transfer-Encoding, and the back end frames it alike. */
-  | 'both-framings-agree';
+  | 'both-framings-agree'
+  /** The front end forwards a request and the back end refuses it, for the lesson's reason (no pair desyncs on the trick). */
+  | 'back-refuses';
 
 export interface Lesson {
   id: string;
@@ -39,6 +41,11 @@ export interface Lesson {
   answer: string;
   /** Said once the goal is met: why it works. */
   afterword: string;
+  /**
+   * For a 'back-refuses' lesson, what the back end's refusal (`code: reason`) names: the goal is
+   * the back end refusing the lesson's trick, not any input it happens to refuse.
+   */
+  backRefusal?: RegExp;
 }
 
 const SMUGGLED = 'GET /admin HTTP/1.1\r\nHost: shop.example\r\n\r\n';
@@ -48,12 +55,16 @@ const CHUNKS_THEN_SMUGGLED = '0\r\n\r\n' + SMUGGLED;
 /** The unfinished request of the poisoning lesson: the victim's request line becomes the value of X. */
 const PREFIX = 'GET /admin HTTP/1.1\r\nX:';
 const RFC9112 = 'https://www.rfc-editor.org/rfc/rfc9112';
+const RFC9110 = 'https://www.rfc-editor.org/rfc/rfc9110';
+/** A chunked body of one 5-byte chunk whose size line is `size`, then the last chunk. */
+const chunkedHello = (size: string): string => `Transfer-Encoding: chunked\r\n\r\n${size}\r\nhello\r\n0\r\n\r\n`;
 
 const GOAL_TEXT: Record<GoalKind, string> = {
   'hidden-request': 'Make the back end read a whole second request that the front end did not forward as one.',
   'poison-victim': 'Leave a prefix behind so that the back end reads the next client’s request (GET /account) as something else.',
   'both-framings-agree':
     'Send a request with both Content-Length and Transfer-Encoding that the front end forwards; watch how the back end frames it.',
+  'back-refuses': 'Make the front end forward a request that the back end refuses, and find which parser refuses it and at which byte.',
 };
 
 function lesson(l: Omit<Lesson, 'goalText'>): Lesson {
@@ -173,11 +184,131 @@ export const LESSONS: readonly Lesson[] = [
     afterword:
       'Go reads "GET /admin HTTP/1.1", then a field line X: holding the victim’s request line, then the victim’s Host and Cookie: the victim’s session asks for /admin.',
   }),
+  lesson({
+    id: 'te-obfuscated',
+    title: 'TE.TE: an obfuscated Transfer-Encoding value',
+    rule: 'RFC 9112 6.3: if a request has Transfer-Encoding and chunked is not its final coding, its length cannot be determined reliably; the server must answer 400 and close the connection (RFC 9112 6.1: a coding the server does not understand gets 501).',
+    rfcUrl: `${RFC9112}#section-6.3`,
+    explanation:
+      'TE.TE hides Transfer-Encoding from one of two parsers with a value it does not recognise (xchunked, "chunked", a vertical tab, a trailing comma), hoping that one falls back to Content-Length while the other still decodes chunked. RFC 9112 leaves no fallback: a request whose last coding is not chunked has no reliable length. Go’s server answers 501 to xchunked, hyper (httparse) and strict httpspan answer 400; only llhttp under --insecure-http-parser takes it, and it does not fall back to Content-Length either: it reads the body until the connection closes.',
+    front: 'llhttp-insecure',
+    back: 'go-server',
+    forwarding: 'raw',
+    goal: 'back-refuses',
+    start: POST + 'Transfer-Encoding: chunked\r\n\r\n' + CHUNKS_THEN_SMUGGLED,
+    answer: POST + 'Transfer-Encoding: xchunked\r\n\r\n' + CHUNKS_THEN_SMUGGLED,
+    afterword:
+      'llhttp insecure cannot frame xchunked, so it takes everything to the end of the input as one body and forwards it; Go’s server refuses the coding at upstream byte 74, where the head ends, before it reads any body. No pair here splits the stream: every parser refuses xchunked or, like llhttp insecure, never reads it as chunked.',
+    backRefusal: /unsupported transfer encoding/,
+  }),
+  lesson({
+    id: 'duplicate-content-length',
+    title: 'A duplicate Content-Length',
+    rule: 'RFC 9110 8.6: a Content-Length that repeats one decimal value may be refused as invalid or replaced by that one value; RFC 9112 6.3: Content-Length values that differ make the framing invalid, an unrecoverable error.',
+    rfcUrl: `${RFC9110}#section-8.6`,
+    explanation:
+      'Two Content-Length lines with different values are CL.CL: a front end that takes the first and a back end that takes the last split the body. Every parser here refuses different values. The same value twice is left to the recipient: Go’s server, hyper (httparse) and picohttpparser’s caller take the one value, Node’s llhttp refuses it even under --insecure-http-parser, strict httpspan refuses it (its duplicateContentLength option takes equal values). Whoever accepts reads the same length, so nothing splits.',
+    front: 'go-server',
+    back: 'llhttp',
+    forwarding: 'raw',
+    goal: 'back-refuses',
+    start: POST + 'Content-Length: 5\r\n\r\nhello',
+    answer: POST + 'Content-Length: 5\r\nContent-Length: 5\r\n\r\nhello',
+    afterword:
+      'Go’s server reads one request with a 5-byte body and forwards it; llhttp refuses the second Content-Length line at upstream byte 78. Give the two lines different values and Go’s server refuses them itself, so nothing is forwarded.',
+    backRefusal: /HPE_UNEXPECTED_CONTENT_LENGTH/,
+  }),
+  lesson({
+    id: 'obs-fold',
+    title: 'Obsolete line folding',
+    rule: 'RFC 9112 5.2: a server that receives obs-fold in a request must either reject it with 400 or replace each obs-fold with spaces before interpreting the value or forwarding the message.',
+    rfcUrl: `${RFC9112}#section-5.2`,
+    explanation:
+      'A field line that starts with a space or a tab continues the value of the line before (obs-fold). A parser that unfolds and one that reads the continuation as a line of its own see different fields: a folded Transfer-Encoding is the classic use. Go’s server unfolds, as RFC 9112 allows; Node’s llhttp by default, hyper (httparse) and strict httpspan refuse a folded line. Forwarded raw, the fold reaches the back end as it came.',
+    front: 'go-server',
+    back: 'llhttp',
+    forwarding: 'raw',
+    goal: 'back-refuses',
+    start: POST + 'X-Note: a b\r\nContent-Length: 5\r\n\r\nhello',
+    answer: POST + 'X-Note: a\r\n b\r\nContent-Length: 5\r\n\r\nhello',
+    afterword:
+      'Go’s server reads X-Note as "a b" and forwards the request as it came; llhttp refuses the space that starts the folded line, at upstream byte 54. A proxy that unfolds before forwarding, as RFC 9112 asks, would have sent llhttp a plain line.',
+    backRefusal: /HPE_INVALID_HEADER_TOKEN: Unexpected whitespace/,
+  }),
+  lesson({
+    id: 'bare-lf',
+    title: 'A bare LF line ending',
+    rule: 'RFC 9112 2.2: the line terminator of the start line and the field lines is CRLF, though a recipient may recognise a single LF as one and ignore a preceding CR.',
+    rfcUrl: `${RFC9112}#section-2.2`,
+    explanation:
+      'Where one parser ends a line at a lone LF and another only at CRLF, they see different field lines, and a header hidden on one side is a smuggling primitive. RFC 9112 lets a recipient accept a lone LF. hyper (httparse), picohttpparser, Go and llhttp under --insecure-http-parser do; llhttp by default and strict httpspan refuse it. All that accept end the line at the LF, so they read the same fields.',
+    front: 'httparse',
+    back: 'llhttp',
+    forwarding: 'raw',
+    goal: 'back-refuses',
+    start: POST + 'Content-Length: 5\r\n\r\nhello',
+    answer: POST + 'Content-Length: 5\n\r\nhello',
+    afterword:
+      'httparse ends the Content-Length line at the LF and forwards one request with a 5-byte body; llhttp wants a CR before it and refuses at upstream byte 60, the LF.',
+    // llhttp names the byte it wanted where the lone LF stands: a CR after a value, CRLF after the version, a field name after a line.
+    backRefusal: /HPE_CR_EXPECTED|HPE_INVALID_VERSION|HPE_INVALID_HEADER_TOKEN/,
+  }),
+  lesson({
+    id: 'chunk-size-0x',
+    title: 'A chunk size with a 0x prefix',
+    rule: 'RFC 9112 7.1: chunk-size = 1*HEXDIG, hexadecimal digits and nothing else.',
+    rfcUrl: `${RFC9112}#section-7.1`,
+    explanation:
+      'A parser that reads chunk sizes with a C library call such as strtol may take a 0x prefix and read 0x5 as 5; one that stops at the x reads 0, the last chunk, and the bytes after it are left for the next request. picohttpparser stops at the x, takes the rest of the line as an extension, ends the body at that chunk of size 0 and skips the lines after it, up to an empty line, as the trailer section. Every other parser here refuses the x.',
+    front: 'picohttpparser',
+    back: 'llhttp',
+    forwarding: 'raw',
+    goal: 'back-refuses',
+    start: POST + chunkedHello('5'),
+    answer: POST + chunkedHello('0x5'),
+    afterword:
+      'picohttpparser forwards the request with an empty body (hello and 0 went by as trailer lines); llhttp refuses the x at upstream byte 74. With a back end that read 0x5 as 5, the two would have split the stream.',
+    backRefusal: /HPE_INVALID_CHUNK_SIZE/,
+  }),
+  lesson({
+    id: 'chunk-size-digits',
+    title: 'A chunk size of 17 hex digits',
+    rule: 'RFC 9112 7.1: recipients must anticipate large hexadecimal numerals and prevent parsing errors due to integer conversion overflows.',
+    rfcUrl: `${RFC9112}#section-7.1`,
+    explanation:
+      'Sixteen hex digits fill 64 bits. A parser that shifts in a seventeenth without checking overflows and reads another size than one that checks: a desync. Leading zeros make a long size that is small: 00000000000000005 is 5. llhttp checks the value, not the digits, and reads 5; Go, hyper (httparse) and strict httpspan refuse more than 16 digits. picohttpparser counts the digits its size_t holds, 8 in this 32-bit WebAssembly build (16 in a 64-bit one), so it refuses 9 and more.',
+    front: 'llhttp',
+    back: 'go-server',
+    forwarding: 'raw',
+    goal: 'back-refuses',
+    start: POST + chunkedHello('0000000000000005'),
+    answer: POST + chunkedHello('00000000000000005'),
+    afterword:
+      'llhttp reads a 5-byte chunk and forwards the request; Go’s server counts the digits and refuses the size line, at upstream byte 92 where the line ends. No parser here reads 17 digits as a different number, so the refusal is all there is.',
+    backRefusal: /chunk length too large/,
+  }),
+  lesson({
+    id: 'chunk-extension',
+    title: 'A chunk extension that is not a token',
+    rule: 'RFC 9112 7.1.1: chunk-ext = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] ), a name is a token and a value a token or a quoted-string; a recipient ignores extensions it does not understand.',
+    rfcUrl: `${RFC9112}#section-7.1.1`,
+    explanation:
+      'Extensions follow the chunk size on its line, and most parsers skip them to the line’s end. Where one parser skips and another checks, they can disagree on where the size line ends: a quoted CRLF or a lone LF inside an extension are the known tricks. Here the value holds an @, which is not a token character: Go, hyper (httparse) and picohttpparser skip it, llhttp (even under --insecure-http-parser) and strict httpspan check extensions and refuse it.',
+    front: 'go-server',
+    back: 'llhttp',
+    forwarding: 'raw',
+    goal: 'back-refuses',
+    start: POST + chunkedHello('5;note=ab'),
+    answer: POST + chunkedHello('5;note=a@b'),
+    afterword:
+      'Go’s server skips the extension and forwards the request with its 5-byte body; llhttp refuses the value and stops one byte after the @, at upstream byte 82. Both end the size line at the same CRLF, so a refusal is the worst that happens.',
+    backRefusal: /chunk extension/i,
+  }),
 ];
 
 /** Whether a chain result meets a lesson's goal. */
-export function goalMet(goal: GoalKind, result: ChainResult): boolean {
-  switch (goal) {
+export function goalMet(lesson: Pick<Lesson, 'goal' | 'backRefusal'>, result: ChainResult): boolean {
+  switch (lesson.goal) {
     case 'hidden-request':
       return result.verdict === 'desync' && result.desync !== null && result.desync.hidden.some((r) => r.complete);
     case 'poison-victim':
@@ -190,6 +321,16 @@ export function goalMet(goal: GoalKind, result: ChainResult): boolean {
           return names.includes('content-length') && names.includes('transfer-encoding');
         })
       );
+    case 'back-refuses': {
+      // The refusal must fall inside a request the front end forwarded, and be the lesson's.
+      const error = result.back.error;
+      return (
+        result.verdict === 'back-rejects' &&
+        error !== null &&
+        result.frontRequests.some((f) => f.upstream.start <= error.offset && error.offset < f.upstream.end) &&
+        (lesson.backRefusal?.test(`${error.code}: ${error.reason}`) ?? true)
+      );
+    }
   }
 }
 

@@ -54,10 +54,14 @@ export type DerivedFraming =
  * Transfer-Encoding whose last coding is chunked wins over Content-Length; a request's
  * Transfer-Encoding without chunked last or in HTTP/1.0, or Content-Length values that are not one number, are
  * refused; responses to HEAD, 1xx, 204 and 304 have no body; a response without either reads
- * until the connection closes.
+ * until the connection closes. A Transfer-Encoding line counts even when its value is empty, and
+ * the last coding is what follows the last comma of the last line (hyper's `is_chunked_`), so
+ * `Transfer-Encoding:` alone or `chunked,` is not chunked: a request with it is refused, never
+ * framed by Content-Length or read as chunked.
  */
 export function deriveFraming(m: PeerMessage, mode: Mode, requestMethod: string): DerivedFraming {
-  const te = fieldValues(m.headers, 'transfer-encoding').flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase()).filter(Boolean);
+  const teLines = fieldValues(m.headers, 'transfer-encoding');
+  const lastCoding = teLines.length > 0 ? teLines[teLines.length - 1].split(',').pop()!.trim().toLowerCase() : null;
   const cl = fieldValues(m.headers, 'content-length').flatMap((v) => v.split(',')).map((v) => v.trim());
   const connection = fieldValues(m.headers, 'connection').flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase());
   const http10 = m.version === 'HTTP/1.0';
@@ -68,9 +72,9 @@ export function deriveFraming(m: PeerMessage, mode: Mode, requestMethod: string)
   if (mode === 'response' && (requestMethod === 'HEAD' || (status >= 100 && status < 200) || status === 204 || status === 304 || upgrade)) {
     return { framing: 'none', length: 0, ...base };
   }
-  if (te.length > 0) {
+  if (lastCoding !== null) {
     if (mode === 'request' && http10) return { refused: 'Transfer-Encoding in HTTP/1.0' };
-    if (te[te.length - 1] === 'chunked') return { framing: 'chunked', length: 0, ...base };
+    if (lastCoding === 'chunked') return { framing: 'chunked', length: 0, ...base };
     if (mode === 'request') return { refused: 'Transfer-Encoding without chunked last' };
     return { framing: 'until-close', length: 0, ...base };
   }

@@ -95,6 +95,10 @@ function parse(wasm: HttparseExports, bytes: Uint8Array, mode: Mode, requestMeth
       const w = words(p, 4);
       if (w[0] === 1) return { status: 'partial' as const, bodyLength };
       if (w[0] === 2) return { status: 'error' as const, code: 'ChunkSize', reason: 'httparse::InvalidChunkSize', offset: at };
+      // httparse skips every byte of an extension up to CRLF, a lone LF too; hyper's own decoder,
+      // which reads the body, refuses that LF (some parsers end the line there), so its caller does.
+      const lf = bytes.subarray(at, at + w[1] - 1).indexOf(0x0a);
+      if (lf >= 0) return { status: 'error' as const, code: 'ChunkExtension', reason: 'invalid chunk extension contains newline (hyper)', offset: at + lf };
       const size = w[2] + w[3] * 2 ** 32;
       at += w[1];
       if (size === 0) {
