@@ -3,7 +3,7 @@
 // once loaded, and the lessons solved (kept in local storage).
 
 import { bundledLlhttp } from '../lib/bundled-llhttp.ts';
-import { runChain, type ChainResult, type Forwarding } from '../lib/lab/chain.ts';
+import { runChain, type ChainResult, type Direction, type Forwarding } from '../lib/lab/chain.ts';
 import { labConfigs, type LabConfig } from '../lib/lab/configs.ts';
 import { goalMet, lessonById, lessonBytes, LESSONS, type Lesson } from '../lib/lab/lessons.ts';
 import { labFragment, parseLabFragment, type LabRoute } from '../lib/lab/route.ts';
@@ -44,13 +44,15 @@ export class Lab {
   ready: boolean = $derived(this.llhttp !== null && this.external.length === 3);
   lesson: Lesson | null = $derived(this.lessonId === null ? null : (lessonById(this.lessonId) ?? null));
   /** The pair the page runs: the lesson's, else the one picked. */
-  pair: { front: LabConfig | undefined; back: LabConfig | undefined; forwarding: Forwarding } = $derived.by(() => {
+  pair: { front: LabConfig | undefined; back: LabConfig | undefined; forwarding: Forwarding; direction: Direction } = $derived.by(() => {
     const l = this.view === 'lesson' ? this.lesson : null;
     const find = (id: string) => this.configs.find((c) => c.id === id);
-    return l ? { front: find(l.front), back: find(l.back), forwarding: l.forwarding } : { front: find(this.front), back: find(this.back), forwarding: this.forwarding };
+    return l
+      ? { front: find(l.front), back: find(l.back), forwarding: l.forwarding, direction: l.direction ?? 'request' }
+      : { front: find(this.front), back: find(this.back), forwarding: this.forwarding, direction: 'request' };
   });
   result: ChainResult | null = $derived(
-    this.pair.front && this.pair.back ? runChain(this.input.bytes, this.pair.front, this.pair.back, this.pair.forwarding) : null,
+    this.pair.front && this.pair.back ? runChain(this.input.bytes, this.pair.front, this.pair.back, this.pair.forwarding, this.pair.direction) : null,
   );
   met: boolean = $derived(this.lesson !== null && this.view === 'lesson' && this.result !== null && goalMet(this.lesson, this.result));
 
@@ -104,6 +106,8 @@ export class Lab {
     if (!l) throw new Error(`no lesson "${id}"`);
     this.lessonId = id;
     this.view = 'lesson';
+    // The editor reads the input as the lesson's messages (a response lesson's are responses).
+    this.input.mode = l.direction ?? 'request';
     this.input.setBytes(bytes ?? lessonBytes(l.start));
   }
 
@@ -121,11 +125,13 @@ export class Lab {
         this.front = route.front;
         this.back = route.back;
         this.forwarding = route.forwarding;
+        this.input.mode = 'request';
         this.input.setBytes(route.bytes);
         this.view = 'pair';
         break;
       case 'grid':
         this.forwarding = route.forwarding;
+        this.input.mode = 'request';
         this.input.setBytes(route.bytes);
         this.view = 'grid';
         break;

@@ -45,6 +45,13 @@ for (const lesson of LESSONS) {
       await expect(page.getByTestId('lab-back-refusal')).toContainText(`refuses the forwarded request at upstream byte ${at}:`);
       await expect(page.getByTestId('lab-verdict')).toHaveAttribute('data-verdict', 'back-rejects');
     }
+    if (lesson.direction === 'response') {
+      // The input is responses: the page says so, and the next client's request gets the hidden one.
+      await expect(page.getByTestId('lab-direction')).toBeVisible();
+      await expect(page.getByTestId('lab-verdict')).toHaveAttribute('data-verdict', 'desync');
+      await expect(page.getByTestId('lab-victim')).toContainText("answered with the back end's response 2");
+      await expect(page.getByTestId('lab-upstream-stream')).toContainText('responses the back end (llhttp insecure) reads');
+    }
     await shot(page, info, `lesson-${lesson.id}`);
     // Solved lessons are kept in local storage.
     await page.getByTestId('lab-tab-lessons').click();

@@ -29,13 +29,13 @@ describe('lessons', () => {
   });
   for (const lesson of LESSONS) {
     it(`${lesson.id}: the start does not meet the goal, the stored answer does`, () => {
-      const run = (text: string) => runChain(lessonBytes(text), config(lesson.front), config(lesson.back), lesson.forwarding);
+      const run = (text: string) => runChain(lessonBytes(text), config(lesson.front), config(lesson.back), lesson.forwarding, lesson.direction);
       const start = run(lesson.start);
       expect(goalMet(lesson, start), `start of ${lesson.id}: ${start.summary.join(' ')}`).toBe(false);
       const answer = run(lesson.answer);
       expect(goalMet(lesson, answer), `answer of ${lesson.id}: ${answer.summary.join(' ')}`).toBe(true);
       // Strict httpspan refuses every answer: each one breaks a rule of RFC 9112.
-      const refusal = strictRefusal(lessonBytes(lesson.answer));
+      const refusal = strictRefusal(lessonBytes(lesson.answer), lesson.direction);
       expect(refusal, lesson.id).not.toBeNull();
       expect(refusal!.offset).toBeLessThan(lesson.answer.length);
     });
@@ -51,6 +51,41 @@ describe('lessons', () => {
     const poisoned = runChain(lessonBytes(p.answer), config(p.front), config(p.back), p.forwarding);
     expect(poisoned.desync?.victim.startLine).toBe('GET /admin HTTP/1.1');
     expect(poisoned.desync?.victim.outcome).toBe('poisoned');
+  });
+  describe('the response-side lesson', () => {
+    const l = LESSONS.find((x) => x.id === 'response-te-space')!;
+    const run = (text: string, front = l.front, back = l.back, forwarding = l.forwarding) =>
+      runChain(lessonBytes(text), config(front), config(back), forwarding, 'response');
+    it('runs responses: Go reads one, llhttp insecure two, and the next client gets the hidden one', () => {
+      expect(l.direction).toBe('response');
+      const r = run(l.answer);
+      expect(r.frontRequests.map((f) => [f.startLine, f.message.bodyLength])).toEqual([['HTTP/1.1 200', 48]]);
+      expect(r.backRequests.map((b) => [b.startLine, b.message.bodyLength])).toEqual([
+        ['HTTP/1.1 200', 0],
+        ['HTTP/1.1 200', 5],
+      ]);
+      expect(new TextDecoder().decode(r.backRequests[1].message.body)).toBe('pwned');
+      expect(r.desync?.hidden.filter((h) => h.complete).map((h) => h.upstream)).toEqual([{ start: r.backRequests[1].upstream.start, end: r.upstream.length }]);
+      // The next client's request is answered with the hidden response, not its own (which starts where the forwarded bytes end).
+      expect(r.desync?.victim.outcome).toBe('poisoned');
+      expect(r.desync?.victim.text).toContain(`upstream bytes ${r.backRequests[1].upstream.start}–${r.upstream.length}, which the front end never forwarded`);
+      expect(r.summary[0]).toMatch(/^Desync: the back end's response boundaries leave the front end's at upstream byte 73\./);
+      expect(r.summary[1]).toBe('The front end (Go ReadResponse) reads 1 response: "HTTP/1.1 200".');
+    });
+    it('the hidden response is real only between these readers: re-serializing ends it, and hyper strict or Go behind Go agrees', () => {
+      expect(goalMet(l, run(l.answer, l.front, l.back, 'reserialize'))).toBe(false);
+      expect(run(l.answer, 'go', 'go').verdict).toBe('agree');
+      // httparse without allow_spaces_after_header_name_in_responses refuses the line (hyper's client default).
+      expect(run(l.answer, 'go', 'httparse').verdict).toBe('back-rejects');
+      // hyper's client with that option on reads the line as Transfer-Encoding, as llhttp insecure does.
+      expect(goalMet(l, run(l.answer, 'go', 'httparse-lenient'))).toBe(true);
+    });
+    it('a request lesson\'s goal is not met by a response chain, nor the other way round', () => {
+      const te = LESSONS.find((x) => x.id === 'te-space-before-colon')!;
+      expect(goalMet(te, run(l.answer))).toBe(false);
+      const requestRun = runChain(lessonBytes(te.answer), config(te.front), config(te.back), te.forwarding);
+      expect(goalMet(l, requestRun)).toBe(false);
+    });
   });
   describe('the lessons where the back end refuses', () => {
     const refusing = LESSONS.filter((l) => l.goal === 'back-refuses');
@@ -91,7 +126,12 @@ describe('lessons', () => {
     });
   });
   it('strict httpspan refuses each answer where the lesson says', () => {
-    const at = Object.fromEntries(LESSONS.map((l) => [l.id, `${strictRefusal(lessonBytes(l.answer))?.code}@${strictRefusal(lessonBytes(l.answer))?.offset}`]));
+    const at = Object.fromEntries(
+      LESSONS.map((l) => {
+        const refusal = strictRefusal(lessonBytes(l.answer), l.direction);
+        return [l.id, `${refusal?.code}@${refusal?.offset}`];
+      }),
+    );
     expect(at).toMatchInlineSnapshot(`
       {
         "bare-lf": "bare_lf@60",
@@ -105,6 +145,7 @@ describe('lessons', () => {
         "ignored-field-line": "whitespace_before_colon@80",
         "obs-fold": "obs_fold@54",
         "poison-victim": "whitespace_before_colon@57",
+        "response-te-space": "whitespace_before_colon@54",
         "te-cl": "content_length_with_transfer_encoding@71",
         "te-obfuscated": "chunked_not_last@43",
         "te-space-before-colon": "whitespace_before_colon@80",

@@ -11,6 +11,11 @@
 // - reserialize: a request rebuilt from what the front end understood (start line in HTTP/1.1,
 //   the field lines it reported except hop-by-hop ones and ones it cannot write upstream, the
 //   body as it decoded it with a Content-Length), as hyper-based proxies do.
+//
+// The same chain runs responses the other way (direction 'response', for lessons only): the
+// front end is the first to read what an origin sent (a proxy reading its upstream), the back
+// end the next hop that reads what the front end forwarded. There the victim is the next client
+// on the back end's connection, who is answered with whichever response the back end reads next.
 
 import { latin1Bytes, latin1Text, concatBytes } from '../bytes.ts';
 import { count } from '../compare.ts';
@@ -18,6 +23,8 @@ import type { PeerMessage, PeerResult } from '../llhttp.ts';
 import type { LabConfig } from './configs.ts';
 
 export type Forwarding = 'raw' | 'reserialize';
+/** What flows through the chain: requests (client to server), or responses (origin to client). */
+export type Direction = 'request' | 'response';
 
 /** Bytes `start` to `end` (exclusive) of a stream. */
 export interface Range {
@@ -75,6 +82,7 @@ export type Verdict = 'agree' | 'desync' | 'front-rejects' | 'back-rejects' | 'b
 export interface ChainResult {
   client: Uint8Array;
   forwarding: Forwarding;
+  direction: Direction;
   front: PeerResult;
   frontRequests: FrontRequest[];
   upstream: Uint8Array;
@@ -92,6 +100,8 @@ export interface ChainResult {
 
 /** The request another client sends next, which the lab appends upstream to show its fate. */
 export const VICTIM_REQUEST = 'GET /account HTTP/1.1\r\nHost: example.com\r\nCookie: session=victim\r\n\r\n';
+/** In the response direction: the origin's answer to the next client's request, which the lab appends to show who gets what. */
+export const VICTIM_RESPONSE = 'HTTP/1.1 200 OK\r\nContent-Length: 18\r\n\r\nthe victim\'s page\n';
 
 /** Field names a proxy does not forward (RFC 9110 7.6.1, and the framing it writes itself). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'transfer-encoding', 'upgrade', 'content-length', 'trailer']);
@@ -99,8 +109,23 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const UNWRITABLE_VALUE = /[\r\n\u0000]/;
 
 export function startLineOf(m: PeerMessage): string {
+  if (m.method === undefined && m.status !== undefined) return `${m.version} ${m.status}`;
   return `${m.method ?? '?'} ${m.target ?? '?'} ${m.version}`;
 }
+
+/** What a message of the direction is called in sentences. */
+export const messageNoun = (direction: Direction): string => (direction === 'response' ? 'response' : 'request');
+
+/** How `config` reads messages of `direction` (a configuration without a response reader cannot stand in a response chain). */
+function reader(config: LabConfig, direction: Direction): (bytes: Uint8Array) => PeerResult {
+  if (direction === 'request') return config.parse;
+  if (!config.parseResponses) throw new Error(`${config.label} reads no responses in the lab`);
+  return config.parseResponses;
+}
+
+/** A configuration's name for the direction (Go's reader of responses is ReadResponse). */
+export const sideLabel = (config: LabConfig, direction: Direction): string =>
+  direction === 'response' ? (config.responseLabel ?? config.label) : config.label;
 
 /**
  * Where a parsed message ends: its reported end, else where the next begins, else where reading
@@ -122,14 +147,14 @@ function messageEnd(result: PeerResult, index: number, length: number): number {
  * values with CR, LF or NUL (hyper's HeaderName/HeaderValue and Go's transport refuse to write
  * those), then Content-Length and the body as decoded.
  */
-export function reserialize(m: PeerMessage): Uint8Array {
+export function reserialize(m: PeerMessage, direction: Direction = 'request'): Uint8Array {
   const listed = new Set(
     m.headers
       .filter(([n]) => n.toLowerCase() === 'connection')
       .flatMap(([, v]) => v.split(','))
       .map((v) => v.trim().toLowerCase()),
   );
-  const lines = [`${m.method} ${m.target} HTTP/1.1`];
+  const lines = [direction === 'response' ? `HTTP/1.1 ${m.status} ` : `${m.method} ${m.target} HTTP/1.1`];
   for (const [name, rawValue] of m.headers) {
     const lower = name.toLowerCase();
     const value = rawValue.replace(/^[ \t]+|[ \t]+$/g, '');
@@ -137,7 +162,9 @@ export function reserialize(m: PeerMessage): Uint8Array {
     lines.push(`${name}: ${value}`);
   }
   const body = m.body;
-  const needsLength = body.length > 0 || m.framing === 'content-length' || m.framing === 'chunked';
+  // A response with a 1xx, 204 or 304 status has no body and gets no framing field.
+  const bodiless = direction === 'response' && m.status !== undefined && ((m.status >= 100 && m.status < 200) || m.status === 204 || m.status === 304);
+  const needsLength = !bodiless && (body.length > 0 || m.framing === 'content-length' || m.framing === 'chunked' || direction === 'response');
   if (needsLength) lines.push(`Content-Length: ${body.length}`);
   return concatBytes([latin1Bytes(lines.join('\r\n') + '\r\n\r\n'), body]);
 }
@@ -177,26 +204,52 @@ function victimReading(result: PeerResult, requests: BackRequest[], stream: Uint
   return { outcome: 'rejected', startLine: null, text: `The back end stops reading before the victim's request (byte ${at}): the victim gets no answer on this connection.` };
 }
 
+/**
+ * In the response direction, who answers the victim: responses are matched to requests by their
+ * order on a connection, so the victim's request, sent after the `forwarded` requests the front
+ * end answered, gets the back end's response number `forwarded` (counting from 0).
+ */
+function victimAnswer(result: PeerResult, requests: BackRequest[], at: number, forwarded: number): VictimReading {
+  const answer = requests[forwarded];
+  if (answer && answer.complete && answer.upstream.start === at) {
+    return { outcome: 'intact', startLine: answer.startLine, text: `The next client's request is answered with its own response: ${answer.startLine}.` };
+  }
+  if (answer && answer.complete) {
+    const where = answer.upstream.start < at ? `upstream bytes ${answer.upstream.start}–${answer.upstream.end}, which the front end never forwarded as a response` : `upstream bytes ${answer.upstream.start}–${answer.upstream.end}`;
+    return {
+      outcome: 'poisoned',
+      startLine: answer.startLine,
+      text: `The next client's request is answered with the back end's response ${forwarded + 1}, "${answer.startLine}" (${where}); its own response (from byte ${at}) is left for whoever asks next.`,
+    };
+  }
+  if (result.status === 'error' && result.error) {
+    return { outcome: 'rejected', startLine: null, text: `The back end rejects the stream at byte ${result.error.offset} (the victim's response starts at byte ${at}): the victim gets an error.` };
+  }
+  return { outcome: 'rejected', startLine: null, text: `The back end reads no whole response for the victim (its response starts at byte ${at}).` };
+}
+
 /** Runs `client` through `front`, forwards what it read, and lets `back` read that. */
-export function runChain(client: Uint8Array, front: LabConfig, back: LabConfig, forwarding: Forwarding): ChainResult {
-  const frontResult = front.parse(client);
+export function runChain(client: Uint8Array, front: LabConfig, back: LabConfig, forwarding: Forwarding, direction: Direction = 'request'): ChainResult {
+  const parseFront = reader(front, direction);
+  const parseBack = reader(back, direction);
+  const frontResult = parseFront(client);
   const frontRequests: FrontRequest[] = [];
   const pieces: Uint8Array[] = [];
   let at = 0;
   frontResult.messages.forEach((m, i) => {
     if (!m.complete) return;
     const clientRange = { start: m.offset, end: messageEnd(frontResult, i, client.length) };
-    const bytes = forwarding === 'raw' ? client.slice(clientRange.start, clientRange.end) : reserialize(m);
+    const bytes = forwarding === 'raw' ? client.slice(clientRange.start, clientRange.end) : reserialize(m, direction);
     frontRequests.push({ client: clientRange, upstream: { start: at, end: at + bytes.length }, startLine: startLineOf(m), message: m });
     pieces.push(bytes);
     at += bytes.length;
   });
   const upstream = concatBytes(pieces);
-  const backResult = back.parse(upstream);
+  const backResult = parseBack(upstream);
   const starts = new Set(frontRequests.map((f) => f.upstream.start));
   const backRequests = backRequestsOf(backResult, upstream.length, starts);
-  const victimStream = concatBytes([upstream, latin1Bytes(VICTIM_REQUEST)]);
-  const victimBack = back.parse(victimStream);
+  const victimStream = concatBytes([upstream, latin1Bytes(direction === 'response' ? VICTIM_RESPONSE : VICTIM_REQUEST)]);
+  const victimBack = parseBack(victimStream);
   const victimRequests = backRequestsOf(victimBack, victimStream.length, new Set([...starts, upstream.length]));
 
   const frontEnds = new Set(frontRequests.map((f) => f.upstream.end));
@@ -233,12 +286,17 @@ export function runChain(client: Uint8Array, front: LabConfig, back: LabConfig, 
       smuggled && owner && forwarding === 'raw'
         ? { start: owner.client.start + (smuggled.start - owner.upstream.start), end: owner.client.end }
         : null;
-    desync = { at: first, smuggled, smuggledInClient, hidden, victim: victimReading(victimBack, victimRequests, victimStream, upstream.length) };
+    const victim =
+      direction === 'response'
+        ? victimAnswer(victimBack, victimRequests, upstream.length, frontRequests.length)
+        : victimReading(victimBack, victimRequests, victimStream, upstream.length);
+    desync = { at: first, smuggled, smuggledInClient, hidden, victim };
   }
 
   return {
     client,
     forwarding,
+    direction,
     front: frontResult,
     frontRequests,
     upstream,
@@ -249,7 +307,7 @@ export function runChain(client: Uint8Array, front: LabConfig, back: LabConfig, 
     victimRequests,
     verdict,
     desync,
-    summary: describe(front, back, frontResult, frontRequests, backResult, verdict, desync, upstream),
+    summary: describe(sideLabel(front, direction), sideLabel(back, direction), messageNoun(direction), frontResult, frontRequests, backResult, verdict, desync, upstream),
   };
 }
 
@@ -258,19 +316,19 @@ export function runChain(client: Uint8Array, front: LabConfig, back: LabConfig, 
  * side was inside when it rejected the stream, or still waits for the rest of, was not read, and
  * counting it made a back end that refused the only request "read 1 request".
  */
-export function reading(label: string, result: PeerResult, stream: string): string {
+export function reading(label: string, result: PeerResult, stream: string, noun = 'request'): string {
   const whole = result.messages.filter((m) => m.complete);
   const unfinished = result.messages.find((m) => !m.complete);
   const list = whole.map((m) => `"${startLineOf(m)}"`).join(', ');
   const stopped = result.status === 'error' || result.status === 'partial';
-  const read = whole.length > 0 ? `reads ${count(whole.length, 'request')}: ${list}` : stopped ? 'reads no whole request' : 'reads no request';
+  const read = whole.length > 0 ? `reads ${count(whole.length, noun)}: ${list}` : stopped ? `reads no whole ${noun}` : `reads no ${noun}`;
   const then = whole.length > 0 ? ', then' : ': it';
   if (result.status === 'error' && result.error) {
     const inside = unfinished ? ` inside "${startLineOf(unfinished)}"` : '';
     return `${label} ${read}${then} rejects ${stream} at byte ${result.error.offset} (${result.error.code})${inside}.`;
   }
   if (result.status === 'partial') {
-    return `${label} ${read}${then} waits for the rest of ${unfinished ? `"${startLineOf(unfinished)}"` : 'a request it has begun'}.`;
+    return `${label} ${read}${then} waits for the rest of ${unfinished ? `"${startLineOf(unfinished)}"` : `a ${noun} it has begun`}.`;
   }
   return `${label} ${read}.`;
 }
@@ -282,8 +340,9 @@ function quoted(bytes: Uint8Array, max = 80): string {
 }
 
 function describe(
-  front: LabConfig,
-  back: LabConfig,
+  frontLabel: string,
+  backLabel: string,
+  noun: string,
   frontResult: PeerResult,
   frontRequests: FrontRequest[],
   backResult: PeerResult,
@@ -296,16 +355,16 @@ function describe(
     const prefix = desync.smuggled
       ? ` The smuggled prefix is ${count(desync.smuggled.end - desync.smuggled.start, 'byte')}: ${quoted(upstream.subarray(desync.smuggled.start, desync.smuggled.end))}.`
       : '';
-    lines.push(`Desync: the back end's request boundaries leave the front end's at upstream byte ${desync.at}.${prefix}`);
-  } else if (verdict === 'agree') lines.push('No desync: both frame every forwarded request alike.');
+    lines.push(`Desync: the back end's ${noun} boundaries leave the front end's at upstream byte ${desync.at}.${prefix}`);
+  } else if (verdict === 'agree') lines.push(`No desync: both frame every forwarded ${noun} alike.`);
   else if (verdict === 'front-rejects') {
-    const forwarded = frontRequests.length === 0 ? 'forwards nothing' : `forwards only the ${count(frontRequests.length, 'request')} it read before`;
+    const forwarded = frontRequests.length === 0 ? 'forwards nothing' : `forwards only the ${count(frontRequests.length, noun)} it read before`;
     lines.push(`No desync: the front end rejects the input at byte ${frontResult.error?.offset ?? '?'} and ${forwarded}.`);
   }
   else if (verdict === 'back-closes') lines.push(`No desync: the back end closes the connection at upstream byte ${backResult.consumed}, so what it left unread is never read.`);
   else if (verdict === 'back-rejects') lines.push(`No desync: the back end rejects the upstream stream at byte ${backResult.error?.offset ?? '?'} and closes the connection.`);
-  else lines.push('Nothing was forwarded: the front end has not read a whole request.');
-  lines.push(reading(`The front end (${front.label})`, frontResult, 'the input'));
-  lines.push(reading(`The back end (${back.label})`, backResult, 'the upstream stream'));
+  else lines.push(`Nothing was forwarded: the front end has not read a whole ${noun}.`);
+  lines.push(reading(`The front end (${frontLabel})`, frontResult, 'the input', noun));
+  lines.push(reading(`The back end (${backLabel})`, backResult, 'the upstream stream', noun));
   return lines;
 }

