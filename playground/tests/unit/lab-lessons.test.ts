@@ -80,6 +80,19 @@ describe('lessons', () => {
       // hyper's client with that option on reads the line as Transfer-Encoding, as llhttp insecure does.
       expect(goalMet(l, run(l.answer, 'go', 'httparse-lenient'))).toBe(true);
     });
+    it('HTTP/1.0 with Transfer-Encoding: Go reads one response, llhttp insecure two; hyper (httparse) and Node by default refuse', () => {
+      const h = LESSONS.find((x) => x.id === 'response-http10-te')!;
+      const r = runChain(lessonBytes(h.answer), config(h.front), config(h.back), h.forwarding, h.direction);
+      expect(r.frontRequests.map((f) => [f.startLine, f.message.bodyLength])).toEqual([['HTTP/1.0 200', 48]]);
+      expect(r.backRequests.map((b) => [b.startLine, b.message.bodyLength])).toEqual([
+        ['HTTP/1.0 200', 0],
+        ['HTTP/1.1 200', 5],
+      ]);
+      expect(r.desync?.victim.startLine).toBe('HTTP/1.1 200');
+      for (const back of ['httparse', 'llhttp']) {
+        expect(runChain(lessonBytes(h.answer), config('go'), config(back), 'raw', 'response').verdict, back).toBe('back-rejects');
+      }
+    });
     it('a request lesson\'s goal is not met by a response chain, nor the other way round', () => {
       const te = LESSONS.find((x) => x.id === 'te-space-before-colon')!;
       expect(goalMet(te, run(l.answer))).toBe(false);
@@ -145,6 +158,7 @@ describe('lessons', () => {
         "ignored-field-line": "whitespace_before_colon@80",
         "obs-fold": "obs_fold@54",
         "poison-victim": "whitespace_before_colon@57",
+        "response-http10-te": "content_length_with_transfer_encoding@61",
         "response-te-space": "whitespace_before_colon@54",
         "te-cl": "content_length_with_transfer_encoding@71",
         "te-obfuscated": "chunked_not_last@43",

@@ -61,6 +61,14 @@ describe('httparse (hyper’s rules derived)', () => {
     expect(chunked.messages[0].trailers).toEqual([['T', '1']]);
     expect(reading(httparse.parse(bytes(INPUTS.badChunk), 'request', 'GET'))).toBe('error POST:chunked:0… ChunkSize@56');
   });
+  it('refuses Transfer-Encoding in an HTTP/1.0 response, as hyper’s client does (Client::decoder in proto/h1/role.rs)', () => {
+    const http10 = 'HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n';
+    const r = httparse.parse(bytes(http10), 'response', 'GET');
+    expect(reading(r)).toBe('error 200:?:0… refused@0');
+    expect(r.error?.reason).toContain('Transfer-Encoding in HTTP/1.0');
+    // In HTTP/1.1 the same response is chunked.
+    expect(reading(httparse.parse(bytes(http10.replace('HTTP/1.0', 'HTTP/1.1')), 'response', 'GET'))).toBe('complete 200:chunked:0');
+  });
 });
 
 describe('picohttpparser (h2o’s parser)', () => {

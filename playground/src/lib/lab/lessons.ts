@@ -313,6 +313,23 @@ export const LESSONS: readonly Lesson[] = [
     backRefusal: /chunk extension/i,
   }),
   lesson({
+    id: 'response-http10-te',
+    title: 'A response-side desync: an HTTP/1.0 response with Transfer-Encoding',
+    rule: 'RFC 9112 6.1: a client or server that receives an HTTP/1.0 message containing Transfer-Encoding must treat its framing as faulty, even if a Content-Length is present, and close the connection after it.',
+    rfcUrl: `${RFC9112}#section-6.1`,
+    explanation:
+      'The HTTP/1.0 lesson the other way round. An origin answers in HTTP/1.0 and keeps the connection alive. Go’s http.ReadResponse ignores Transfer-Encoding in HTTP/1.0 and frames the body by Content-Length; Node’s llhttp under --insecure-http-parser decodes chunked and lets it win over Content-Length. hyper’s client refuses Transfer-Encoding in an HTTP/1.0 response, and Node by default refuses Content-Length beside it, as RFC 9112 asks. The front end splices what it read on to the next hop (raw forwarding).',
+    front: 'go',
+    back: 'llhttp-insecure',
+    forwarding: 'raw',
+    direction: 'response',
+    goal: 'poison-response-queue',
+    start: `HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: ${CHUNKS_THEN_RESPONSE.length}\r\n\r\n` + CHUNKS_THEN_RESPONSE,
+    answer: `HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: ${CHUNKS_THEN_RESPONSE.length}\r\nTransfer-Encoding: chunked\r\n\r\n` + CHUNKS_THEN_RESPONSE,
+    afterword:
+      'Go forwards one response with a 48-byte body; llhttp reads an empty chunked body and then "pwned", a response Go never forwarded as one, which answers the next request on that connection. Tried outside the lab too: Go 1.26’s ReadResponse reads the one 48-byte body, and Node 20’s client with insecureHTTPParser hands "pwned" to the next request when it arrives after that request is sent.',
+  }),
+  lesson({
     id: 'response-te-space',
     title: 'A response-side desync: Transfer-Encoding hidden from the proxy',
     rule: 'RFC 9112 5.1: no whitespace is allowed between the field name and the colon; a proxy must remove it from a response before forwarding, a client must not accept it (RFC 9112 6.3: Transfer-Encoding overrides Content-Length).',

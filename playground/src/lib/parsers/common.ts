@@ -73,7 +73,8 @@ export function deriveFraming(m: PeerMessage, mode: Mode, requestMethod: string)
     return { framing: 'none', length: 0, ...base };
   }
   if (lastCoding !== null) {
-    if (mode === 'request' && http10) return { refused: 'Transfer-Encoding in HTTP/1.0' };
+    // Requests and responses alike: hyper's server and client decoders both refuse it (proto/h1/role.rs).
+    if (http10) return { refused: 'Transfer-Encoding in HTTP/1.0' };
     if (lastCoding === 'chunked') return { framing: 'chunked', length: 0, ...base };
     if (mode === 'request') return { refused: 'Transfer-Encoding without chunked last' };
     return { framing: 'until-close', length: 0, ...base };
