@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::framing::LAST_WITH_MEANING;
 use crate::head_kind::HeadKind;
 use crate::known::KnownHeader;
-use crate::scan::blocks::FieldBlocks;
+use crate::scan::blocks::{self, FieldBlocks};
 use crate::scan::{class::is_ws, ByteClass, Engine};
 use crate::span::Span;
 use crate::syntax;
@@ -155,9 +155,12 @@ impl<const N: usize> Head<N> {
                     && value_start < value_end
                     && syntax::host_of_reg_name(
                         &head[value_start..value_end],
-                        blocks
-                            .engine()
-                            .piece_run(head, value_start, value_end, ByteClass::RegName),
+                        blocks::next_outside_one(
+                            blocks.engine(),
+                            head,
+                            value_start,
+                            ByteClass::RegName,
+                        ) - value_start,
                     );
                 if let Err(e) = self.framing.apply(
                     kind,

@@ -181,30 +181,6 @@ pub(crate) trait Engine: Copy {
         scalar::class_len(bytes, class)
     }
 
-    /// The length of the leading run inside `class` of `bytes[from..end]`, a piece of one line
-    /// whose byte at `end` is outside `class` (a Host value before its CR or whitespace): by
-    /// default the first byte outside `class` from `from` on, in a block of masks.
-    #[inline(always)]
-    fn piece_run(self, bytes: &[u8], from: usize, end: usize, class: ByteClass) -> usize {
-        match self.narrow_piece_run(bytes, from, end, class) {
-            Some(run) => run,
-            None => (blocks::next_outside_one(self, bytes, from, class) - from).min(end - from),
-        }
-    }
-
-    /// [`piece_run`](Self::piece_run) in one vector narrower than a block, where the engine
-    /// has one and the piece fits in it.
-    #[inline(always)]
-    fn narrow_piece_run(
-        self,
-        _bytes: &[u8],
-        _from: usize,
-        _end: usize,
-        _class: ByteClass,
-    ) -> Option<usize> {
-        None
-    }
-
     /// A run kernel of [`Kernels`] (`token_len`, `field_value_len`, `target_len`, ...) with this
     /// engine: inputs under [`SHORT`] on the inlined scalar kernel, longer ones with
     /// [`class_run`](Self::class_run).
@@ -258,16 +234,6 @@ impl<E: Engine> Engine for WholeBuffer<E> {
 
     const SEARCHES: bool = E::SEARCHES;
     const WHOLE_BUFFER: bool = true;
-
-    /// A piece too long for one narrow vector goes a byte at a time: a block of masks here
-    /// would cost the small-head copy's registers more than the rare long Host value saves.
-    #[inline(always)]
-    fn piece_run(self, bytes: &[u8], from: usize, end: usize, class: ByteClass) -> usize {
-        match self.0.narrow_piece_run(bytes, from, end, class) {
-            Some(run) => run,
-            None => scalar::class_len(bytes.get(from..end).unwrap_or(&[]), class),
-        }
-    }
 
     #[inline(always)]
     fn class_run(self, bytes: &[u8], class: ByteClass) -> usize {

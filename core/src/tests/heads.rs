@@ -508,13 +508,13 @@ fn expects_continue_follows_rfc_9110() {
 
 #[test]
 fn host_values_are_judged_as_the_reference_judges_them() {
-    // Every value byte at every position of Host values of 1 to 20 bytes (a piece that fits in
-    // one narrow vector and longer ones), filled with a letter or a digit (so that a colon
+    // Every value byte at every position of Host values of 1 to 20 bytes (shorter and longer
+    // than a 16-byte vector), filled with a letter or a digit (so that a colon
     // makes a port), in a head under one block, one followed by a body, and one of several
     // blocks: the parse accepts exactly the values `syntax::host` accepts, and rejects the
     // others at the same offset.
-    // Under Miri, which runs each parse thousands of times slower, three lengths (inside a
-    // narrow vector, at its end, past it), the ends of each value, and a few bytes of each class.
+    // Under Miri, which runs each parse thousands of times slower, three lengths (one byte, a
+    // 16-byte vector's, past it), the ends of each value, and a few bytes of each class.
     let long_name = [b'x'; 80];
     let mut buf = std::vec::Vec::new();
     let lens: &[usize] = if cfg!(miri) { &[1, 16, 20] } else { &[] };

@@ -330,39 +330,6 @@ pub(crate) unsafe fn classify_one<W: Vector, N: Vector>(
     unsafe { classify::<W, N, 1>(bytes, at, &one_class(class))[0] }
 }
 
-/// The length of the leading run inside `class` of `bytes[from..end]`, if the piece fits in
-/// one narrow vector that ends at `end`: one load and one table lookup, where a block of masks
-/// from `from` costs several loads (and a copy near the buffer's end) for a short piece.
-///
-/// ```text
-/// v       = bytes[end - N::BYTES..end]
-/// outside = mask of v's bytes outside class, shifted down to `from`, bit `end - from` set
-/// Some(first set bit of outside)
-/// ```
-///
-/// # Safety
-/// The CPU supports the feature of `N`.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-pub(crate) unsafe fn narrow_piece_run<N: Vector>(
-    bytes: &[u8],
-    from: usize,
-    end: usize,
-    class: ByteClass,
-) -> Option<usize> {
-    let len = end.checked_sub(from)?;
-    let start = end.checked_sub(N::BYTES)?;
-    if len > N::BYTES || end > bytes.len() {
-        return None;
-    }
-    // SAFETY: start + N::BYTES = end <= bytes.len(); the caller guarantees the feature.
-    let outside = unsafe {
-        let v = N::load_unaligned(bytes.as_ptr().add(start));
-        ClassSet::<N, 1>::new(one_class(class).tables).outside(v)[0]
-    };
-    Some(((outside >> (N::BYTES - len)) | 1 << len).trailing_zeros() as usize)
-}
-
 /// The length of the leading run of `bytes` inside `class`: the first set bit of the class's
 /// masks, block after block (see the module docs). For the x86_64 engines, into which it
 /// inlines; the backends' entry points have their own loop over their shared classifier.
@@ -582,19 +549,6 @@ macro_rules! engine {
                 use $crate::scan::arch::generic::classify_one;
                 // SAFETY: the Engine invariant: the CPU has the feature.
                 unsafe { classify_one::<$wide, $narrow>(bytes, at, class) }
-            }
-
-            #[inline(always)]
-            fn narrow_piece_run(
-                self,
-                bytes: &[u8],
-                from: usize,
-                end: usize,
-                class: $crate::scan::ByteClass,
-            ) -> Option<usize> {
-                use $crate::scan::arch::generic::narrow_piece_run;
-                // SAFETY: the Engine invariant: the CPU has the feature.
-                unsafe { narrow_piece_run::<$narrow>(bytes, from, end, class) }
             }
 
             /// The precise path's runs: a call of this backend's kernel, with no lookup of the
