@@ -1,13 +1,12 @@
 // Turning bytes into strings: a head's text decoded once, one character per byte, and spans as
 // slices of it.
 
-import { FLAGS, FLAG_NON_ASCII, HEAD_LEN } from './layout.js';
+import { HEAD_LEN } from './layout.js';
 
 // A head becomes one string, one character per byte (Latin-1), so that every span's text is a
 // slice of it with the same offsets. One decoder call per head is much cheaper than building
-// strings per field. ASCII heads (the module says which are not) decode as UTF-8; others are
-// widened to UTF-16 code units first, since the WHATWG 'latin1' decoder is really windows-1252.
-// In Node, Buffer's latin1Slice does exactly this, in a third less time than TextDecoder.
+// strings per field. In Node, Buffer's latin1Slice does exactly this, in a third less time than
+// TextDecoder. Elsewhere, see latin1Text.
 export const asciiDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const wideDecoder = new TextDecoder('utf-16le', { ignoreBOM: true });
 const latin1Slice = globalThis.process?.versions?.node ? globalThis.Buffer?.prototype?.latin1Slice : undefined;
@@ -15,9 +14,23 @@ const latin1Slice = globalThis.process?.versions?.node ? globalThis.Buffer?.prot
 export function headText(spans, bytes) {
   const len = spans[HEAD_LEN];
   if (latin1Slice !== undefined) return latin1Slice.call(bytes, 0, len);
-  if ((spans[FLAGS] & FLAG_NON_ASCII) === 0) return asciiDecoder.decode(len === bytes.length ? bytes : bytes.subarray(0, len));
-  const wide = new Uint16Array(len);
-  for (let i = 0; i < len; i++) wide[i] = bytes[i];
+  return latin1Text(len === bytes.length ? bytes : bytes.subarray(0, len));
+}
+
+/**
+ * `bytes` as a string, one character per byte, without Node's Buffer: the WHATWG 'latin1' decoder
+ * is really windows-1252, so ASCII decodes as UTF-8 and anything else is widened to UTF-16 code
+ * units first. Text is ASCII exactly when its UTF-8 decoding keeps every byte as one character
+ * and has no U+FFFD: a valid sequence of bytes above 0x7F decodes to fewer characters than
+ * bytes, an invalid one to U+FFFD. Checking the string costs less than a flag the module would
+ * find by reading every byte of every head. Exported for the tests; not part of the package's
+ * API (api.js).
+ */
+export function latin1Text(bytes) {
+  const ascii = asciiDecoder.decode(bytes);
+  if (ascii.length === bytes.length && !ascii.includes('\uFFFD')) return ascii;
+  const wide = new Uint16Array(bytes.length);
+  for (let i = 0; i < bytes.length; i++) wide[i] = bytes[i];
   return wideDecoder.decode(wide);
 }
 

@@ -11,7 +11,7 @@
 //! | [`STATE`] | [`COMPLETE`] | [`FAILED`] ([`PARTIAL`]: nothing else is written) |
 //! | [`HEAD_LEN`] | bytes of the head | offset of the error |
 //! | [`INFO`] | version: 0 for HTTP/1.0, 1 for HTTP/1.1 | index of the error kind |
-//! | [`FLAGS`] | the `FLAG_*` bits and the framing (trailers: only [`FLAG_NON_ASCII`]) | |
+//! | [`FLAGS`] | the `FLAG_*` bits and the framing (trailers: 0) | |
 //! | [`CONTENT_LENGTH`], +1 | Content-Length, low and high 32 bits | |
 //! | [`KNOWN_BITMAP`], +1 | known-header bitmap, low and high 32 bits | |
 //! | [`START_A`] | request: method span; response: status code | |
@@ -92,8 +92,6 @@ layout! {
         FLAG_INTERIM = 1 << 3;
         /// [`FLAGS`] bit: a 101 or a 2xx answer to CONNECT.
         FLAG_SWITCHES_PROTOCOLS = 1 << 4;
-        /// [`FLAGS`] bit: the head has a byte above 0x7F (obs-text), so it is not ASCII text.
-        FLAG_NON_ASCII = 1 << 5;
         /// [`FLAGS`]: the framing is `(flags >> FRAMING_SHIFT) & 3`, one of the `FRAMING_*` values.
         FRAMING_SHIFT = 8;
         /// Framing: no body.
@@ -190,13 +188,6 @@ fn framing_bits(framing: Framing) -> u32 {
     framing << FRAMING_SHIFT
 }
 
-/// The bits of [`FLAGS`] that depend on the bytes of the head rather than its meaning.
-#[inline(never)]
-fn text_flags(head: &[u8]) -> u32 {
-    let any = head.iter().fold(0, |acc, &b| acc | b);
-    flag(any >= 0x80, FLAG_NON_ASCII)
-}
-
 fn write_common(
     spans: &mut Spans,
     head: &[u8],
@@ -214,7 +205,7 @@ fn write_common(
         Some(_) => FLAG_CONTENT_LENGTH,
         None => 0,
     };
-    spans[FLAGS] = flags | declared | text_flags(head);
+    spans[FLAGS] = flags | declared;
 }
 
 fn flag(set: bool, bit: u32) -> u32 {
@@ -254,6 +245,6 @@ pub fn write_response(spans: &mut Spans, res: &Response<MAX_FIELDS>, head: &[u8]
 pub fn write_trailers(spans: &mut Spans, trailers: &Trailers<MAX_FIELDS>, section: &[u8]) {
     spans[STATE] = COMPLETE;
     spans[HEAD_LEN] = section.len() as u32;
-    spans[FLAGS] = text_flags(section);
+    spans[FLAGS] = 0;
     write_fields(spans, trailers.fields(), trailers.known_bitmap());
 }

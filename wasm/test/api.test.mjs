@@ -6,6 +6,7 @@ import {
   Decoder, KNOWN_HEADERS, ParseError, RequestParser, ResponseParser, SPANS_LENGTH,
   decodeStream, parseRequest, parseResponse,
 } from '../pkg/node.js';
+import { latin1Text } from '../pkg/text.js';
 
 const bytes = (s) => Uint8Array.from(s, (c) => c.charCodeAt(0));
 const text = (b, span) => String.fromCharCode(...b.subarray(span.offset, span.offset + span.length));
@@ -55,6 +56,28 @@ test('a complete request has every field, typed, with spans into the input', () 
   assert.equal(r.chunked, false);
   assert.equal(r.keepAlive, true);
   assert.equal(r.framing, 'length');
+});
+
+// Node decodes a head with Buffer's latin1Slice; browsers and workerd with latin1Text, which
+// tells ASCII from the rest by what UTF-8 decoding made of it.
+test('without Buffer, a head decodes one character per byte, whatever its bytes', () => {
+  const cases = [
+    [], [0x41], [0x7f, 0x00, 0x0d, 0x0a], [0xe9], [0x80], [0xff, 0xfe],
+    [0x63, 0x61, 0x66, 0xc3, 0xa9], // café in UTF-8: two bytes, one character
+    [0xef, 0xbb, 0xbf, 0x41], // a UTF-8 byte order mark
+    [0xef, 0xbf, 0xbd], // U+FFFD in UTF-8
+    [0xf0, 0x9f, 0x98, 0x80], // a four-byte sequence: two UTF-16 code units
+    [0xe1, 0x80], // a sequence cut short
+  ];
+  let seed = 7;
+  for (let n = 0; n < 200; n++) {
+    const length = n % 40;
+    cases.push(Array.from({ length }, () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24));
+  }
+  for (const bytes of cases) {
+    const input = Uint8Array.from(bytes);
+    assert.equal(latin1Text(input), Buffer.from(input).toString('latin1'), `bytes ${bytes}`);
+  }
 });
 
 test('a complete response has status, reason, interim and protocol switch', () => {
