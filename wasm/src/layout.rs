@@ -162,7 +162,10 @@ fn write_fields(spans: &mut Spans, fields: &[Field], bitmap: u64) {
     index.fill(0);
     let (pairs, rest) = rest.split_at_mut(2 * fields.len());
     let known_words = &mut rest[..fields.len().div_ceil(4)];
-    known_words.fill(u32::MAX);
+    // Each word of known-header bytes is built in a local and stored once, rather than filled
+    // with 255 first: a fill of a length known only at run time is a memory.fill, which V8 (in
+    // Node 20) runs as a call out of the module.
+    let mut known_word = u32::MAX;
     for (i, (pair, field)) in pairs.chunks_exact_mut(2).zip(fields).enumerate() {
         pair[0] = span_word(field.name);
         pair[1] = span_word(field.value);
@@ -173,8 +176,15 @@ fn write_fields(spans: &mut Spans, fields: &[Field], bitmap: u64) {
                 *word |= (i as u32 + 1) << shift;
             }
             // The byte was 255: it becomes the slot.
-            known_words[i / 4] ^= (0xff ^ slot as u32) << (8 * (i % 4));
+            known_word ^= (0xff ^ slot as u32) << (8 * (i % 4));
         }
+        if i % 4 == 3 {
+            known_words[i / 4] = known_word;
+            known_word = u32::MAX;
+        }
+    }
+    if fields.len() % 4 != 0 {
+        known_words[fields.len() / 4] = known_word;
     }
 }
 

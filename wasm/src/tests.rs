@@ -253,6 +253,46 @@ fn a_full_field_table_fits_the_span_buffer() {
     assert_eq!(known_byte(spans, FIELDS + 2 * 255, 254), 255);
 }
 
+/// Each field's known-header byte, for every count of fields up to three words of them, after
+/// a parse that wrote more: every byte is this parse's, none left from the one before.
+#[test]
+fn every_field_gets_its_known_byte_whatever_the_count() {
+    let names = [
+        (&b"Accept"[..], Some(KnownHeader::Accept)),
+        (b"X-One", None),
+        (b"Cookie", Some(KnownHeader::Cookie)),
+        (b"accept-encoding", Some(KnownHeader::AcceptEncoding)),
+        (b"X-Two", None),
+    ];
+    let mut parser = HeadParser::new(false, &[]);
+    for count in (0..=12).rev() {
+        for shift in 0..names.len() {
+            let mut buf = b"GET / HTTP/1.0\r\n".to_vec();
+            let fields: Vec<_> = (0..count)
+                .map(|i| names[(i + shift) % names.len()])
+                .collect();
+            for (name, _) in &fields {
+                buf.extend_from_slice(name);
+                buf.extend_from_slice(b": v\r\n");
+            }
+            buf.extend_from_slice(b"\r\n");
+            parser.input(buf.len());
+            parser.input[..buf.len()].copy_from_slice(&buf);
+            parser.parse(buf.len());
+            let spans = &parser.spans;
+            assert_eq!(
+                (spans[STATE], spans[FIELD_COUNT] as usize),
+                (COMPLETE, count)
+            );
+            for (i, (_, known)) in fields.iter().enumerate() {
+                let expected = known.map_or(255, |k| k.slot() as u8);
+                let byte = known_byte(spans, FIELDS + 2 * count, i);
+                assert_eq!(byte, expected, "field {i} of {count}, shift {shift}");
+            }
+        }
+    }
+}
+
 /// The default limit stays the core's: the 65th field line is one too many.
 #[test]
 fn the_default_limit_is_the_cores() {
