@@ -3,7 +3,7 @@
 // how their caller frames the body from the head they return.
 
 import type { PeerMessage, PeerResult } from '../llhttp.ts';
-import type { Mode } from '../types.ts';
+import { methodOf, type Mode, type RequestMethods } from '../types.ts';
 
 /** How a message's body is delimited. */
 export type Framing = 'content-length' | 'chunked' | 'until-close' | 'none';
@@ -21,7 +21,8 @@ export interface ExternalParser {
    * 'framing and body: RFC 9112 6.3 applied to httparse's head'; empty when nothing is derived.
    */
   derived: string;
-  parse(bytes: Uint8Array, mode: Mode, requestMethod: string): PeerResult;
+  /** `requestMethod` (responses): the method of the requests they answer, or one per response in order. */
+  parse(bytes: Uint8Array, mode: Mode, requestMethod: RequestMethods): PeerResult;
 }
 
 /** Versions and "built from" lines written by parsers/build.sh. */
@@ -101,7 +102,7 @@ export function newMessage(fields: Omit<PeerMessage, 'trailers' | 'bodyLength' |
 export function readStream(
   bytes: Uint8Array,
   mode: Mode,
-  requestMethod: string,
+  requestMethod: RequestMethods,
   head: (offset: number) => { status: 'complete'; message: PeerMessage; end: number } | { status: 'partial' } | { status: 'error'; code: string; reason: string },
   body: (offset: number, framing: Framing, length: number) => { status: 'complete'; end: number; bodyLength: number; trailers: [string, string][]; body?: Uint8Array } | { status: 'partial'; bodyLength: number } | { status: 'error'; code: string; reason: string; offset: number },
 ): PeerResult {
@@ -116,7 +117,8 @@ export function readStream(
     }
     const m = h.message;
     messages.push(m);
-    const f = deriveFraming(m, mode, requestMethod);
+    // The k-th final response answers the k-th request.
+    const f = deriveFraming(m, mode, methodOf(requestMethod, messages.slice(0, -1)));
     if ('refused' in f) {
       return { status: 'error', messages, error: { code: 'refused', reason: `its caller refuses: ${f.refused}`, offset }, consumed: offset };
     }
