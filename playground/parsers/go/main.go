@@ -159,7 +159,11 @@ func parse(mode string, input []byte, method string) result {
 				Framing: framing(resp.TransferEncoding, resp.ContentLength, true), KeepAlive: !resp.Close,
 				Upgrade: resp.StatusCode == 101}
 			body, trailer, closes = resp.Body, func() http.Header { return resp.Trailer }, resp.Close || resp.StatusCode == 101
-			if resp.StatusCode < 100 || resp.StatusCode >= 200 || resp.StatusCode == 101 {
+			if resp.StatusCode >= 100 && resp.StatusCode < 200 && resp.StatusCode != 101 {
+				// An interim response: ReadResponse reports its length as unknown (-1), but it has
+				// no body, and Go's Transport reads the next response on the connection after it.
+				m.Framing = "none"
+			} else {
 				finals++
 			}
 		}

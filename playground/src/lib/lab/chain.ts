@@ -383,9 +383,9 @@ function methodsRead(messages: readonly PeerMessage[]): string[] {
  * With `requests` (the same pair's run on the client's requests), each side frames the k-th final
  * response as the answer to the k-th request it read itself (so a response to HEAD has no body on
  * the side that read a HEAD), and the next client, whose request the front end forwards after the
- * ones it read, is answered with the front end's final response of that rank. Without, every
- * response answers a `method` request, and the next client gets the response after those the back
- * end forwarded.
+ * ones it read, is answered with the front end's final response of that rank. Without, the
+ * responses answer `method` requests (one method, or one per response in order), and the next
+ * client gets the response after those the back end forwarded.
  */
 export function runResponses(
   origin: Uint8Array,
@@ -393,16 +393,22 @@ export function runResponses(
   back: LabConfig,
   forwarding: Forwarding,
   requests: ChainResult | null = null,
-  method = 'GET',
+  method: RequestMethods = 'GET',
 ): ChainResult {
-  const options: ChainOptions = requests
-    ? {
-        firstMethods: methodsRead(requests.backRequests.filter((r) => r.complete).map((r) => r.message)),
-        secondMethods: methodsRead(requests.frontRequests.map((f) => f.message)),
-        victimAnswer: requests.frontRequests.length,
-      }
-    : { firstMethods: method, secondMethods: method };
-  return runChain(origin, back, front, forwarding, 'response', { ...options, roles: RESPONSE_ROLES });
+  if (!requests) return runChain(origin, back, front, forwarding, 'response', { firstMethods: method, secondMethods: method, roles: RESPONSE_ROLES });
+  const backRead = requests.backRequests.filter((r) => r.complete).map((r) => r.message);
+  const frontRead = requests.frontRequests.map((f) => f.message);
+  const result = runChain(origin, back, front, forwarding, 'response', {
+    firstMethods: methodsRead(backRead),
+    secondMethods: methodsRead(frontRead),
+    victimAnswer: frontRead.length,
+    roles: RESPONSE_ROLES,
+  });
+  const list = (ms: readonly PeerMessage[]) => (ms.length === 0 ? 'no request' : ms.map((m) => m.method ?? '?').join(', '));
+  result.summary.push(
+    `Matched in order: the back end takes the responses as answers to the requests it read (${list(backRead)}), the front end to the ones it forwarded (${list(frontRead)}) and then the next client's GET; any response past those answers a GET.`,
+  );
+  return result;
 }
 
 /**
