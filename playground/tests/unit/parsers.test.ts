@@ -69,6 +69,22 @@ describe('httparse (hyper’s rules derived)', () => {
     // In HTTP/1.1 the same response is chunked.
     expect(reading(httparse.parse(bytes(http10.replace('HTTP/1.0', 'HTTP/1.1')), 'response', 'GET'))).toBe('complete 200:chunked:0');
   });
+  it('reads `Content-Length: 5, 5` as hyper 1.x does: 5 in a response (its client), refused in a request (its server)', () => {
+    // hyper 1.11 src/headers.rs: the client's content_length_parse_all_values splits each line at
+    // commas and needs every value equal; the HTTP/1 server's content_length_parse takes a line whole.
+    const head = (start: string, cl: string) => `${start}\r\nHost: h\r\n${cl}\r\n\r\nhello`;
+    const request = (cl: string) => head('POST / HTTP/1.1', cl);
+    const response = (cl: string) => head('HTTP/1.1 200 OK', cl);
+    for (const parser of [httparse, pico]) {
+      expect(reading(parser.parse(bytes(response('Content-Length: 5, 5')), 'response', 'GET')), parser.id).toBe('complete 200:content-length:5');
+      expect(parser.parse(bytes(response('Content-Length: 5, 6')), 'response', 'GET').error?.reason, parser.id).toContain('conflicting Content-Length values');
+      expect(parser.parse(bytes(request('Content-Length: 5, 5')), 'request', 'GET').error?.reason, parser.id).toContain('invalid Content-Length');
+      // Two lines of the same value are one length to both.
+      expect(reading(parser.parse(bytes(request('Content-Length: 5\r\nContent-Length: 5')), 'request', 'GET')), parser.id).toBe('complete POST:content-length:5');
+      // A length past what a u64 holds is refused, not rounded.
+      expect(parser.parse(bytes(request('Content-Length: 18446744073709551616')), 'request', 'GET').error?.reason, parser.id).toContain('invalid Content-Length');
+    }
+  });
 });
 
 describe('picohttpparser (h2o’s parser)', () => {
