@@ -445,6 +445,10 @@ describe('a response to HEAD, an interim 1xx, 204 and 304 have no body (RFC 9112
     // The same responses taken as answers to GETs, or to the methods both read, desync nothing.
     expect(runResponses(bytes(responses), front, back, 'raw').verdict).toBe('agree');
     expect(runResponses(bytes(responses), front, back, 'raw', null, ['POST', 'HEAD', 'GET']).verdict).toBe('agree');
+    // Re-serialized, the POST reaches Go with its body: both read one request, and the responses agree.
+    const rebuilt = runChain(bytes(requests), front, back, 'reserialize');
+    expect(rebuilt.verdict).toBe('agree');
+    expect(runResponses(bytes(responses), front, back, 'reserialize', rebuilt).verdict).toBe('agree');
   });
 });
 
