@@ -1,7 +1,9 @@
 // Command goparse is Go's net/http parser for the playground's compare view, built with
 // GOOS=js GOARCH=wasm. It reads a stream of HTTP/1.1 messages the way a Go server
 // (http.ReadRequest) or client (http.ReadResponse) does, over one bufio.Reader, and reports
-// what it read as JSON through the global function httpspanGoParse(mode, bytes, method).
+// what it read as JSON through the global function httpspanGoParse(mode, bytes, method), where
+// method (responses) is the method of the requests answered, or one per request separated by
+// commas.
 package main
 
 import (
@@ -98,7 +100,19 @@ func truncated(err error) bool {
 	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
 }
 
+// methodFor is the method of the request the next final response answers: methods holds one per
+// request in order (a comma-separated list of tokens), the last repeating past its end, and
+// finals counts the final responses read so far (a 1xx other than 101 answers no request).
+func methodFor(methods []string, finals int) string {
+	if finals >= len(methods) {
+		return methods[len(methods)-1]
+	}
+	return methods[finals]
+}
+
 func parse(mode string, input []byte, method string) result {
+	methods := strings.Split(method, ",")
+	finals := 0
 	counter := &countingReader{r: bytes.NewReader(input)}
 	br := bufio.NewReader(counter)
 	offset := func() int { return counter.n - br.Buffered() }
@@ -136,7 +150,7 @@ func parse(mode string, input []byte, method string) result {
 				KeepAlive: !req.Close}
 			body, trailer, closes = req.Body, func() http.Header { return req.Trailer }, req.Close
 		} else {
-			resp, err := http.ReadResponse(br, &http.Request{Method: method})
+			resp, err := http.ReadResponse(br, &http.Request{Method: methodFor(methods, finals)})
 			if err != nil {
 				fail(err)
 				break
@@ -145,6 +159,13 @@ func parse(mode string, input []byte, method string) result {
 				Framing: framing(resp.TransferEncoding, resp.ContentLength, true), KeepAlive: !resp.Close,
 				Upgrade: resp.StatusCode == 101}
 			body, trailer, closes = resp.Body, func() http.Header { return resp.Trailer }, resp.Close || resp.StatusCode == 101
+			if resp.StatusCode >= 100 && resp.StatusCode < 200 && resp.StatusCode != 101 {
+				// An interim response: ReadResponse reports its length as unknown (-1), but it has
+				// no body, and Go's Transport reads the next response on the connection after it.
+				m.Framing = "none"
+			} else {
+				finals++
+			}
 		}
 		m.Offset = start
 		var read bytes.Buffer

@@ -20,7 +20,7 @@
 import { Decoder, ParseError, type RequestHead, type ResponseHead } from '@httpspan/wasm';
 import { decoderOptions } from './analysis.ts';
 import type { Llhttp, PeerMessage, PeerResult } from './llhttp.ts';
-import { LENIENCY_FLAGS, type LeniencyFlag, type Mode } from './types.ts';
+import { LENIENCY_FLAGS, type LeniencyFlag, type Mode, type RequestMethods } from './types.ts';
 import { concatBytes } from './bytes.ts';
 import type { ExternalParser } from './parsers/common.ts';
 
@@ -79,7 +79,7 @@ export interface CompareRow {
 /** Everything the compare view shows. */
 export interface Comparison {
   mode: Mode;
-  requestMethod: string;
+  requestMethod: RequestMethods;
   /** Bytes of the input. */
   length: number;
   /** httpspan strict first, then one column per leniency flag, all lenient, and llhttp when given. */
@@ -102,15 +102,21 @@ const DEFAULT_LLHTTP_LABEL = 'llhttp (undici wasm)';
 
 /**
  * Parses `bytes` with httpspan's `Decoder` as a whole stream: all of it pushed at once, then
- * `finish()`. `requestMethod` (responses): the method of the requests every response answers.
+ * `finish()`. `requestMethod` (responses): the method of the requests every response answers, or
+ * one per request in order.
  */
 export function parseWithHttpspan(
   bytes: Uint8Array,
   mode: Mode,
-  requestMethod: string,
+  requestMethod: RequestMethods,
   lenient: readonly LeniencyFlag[] = [],
 ): PeerResult {
-  const decoder = new Decoder(mode, decoderOptions({ mode, requestMethod, lenient: [...lenient] }, bytes.length));
+  const options = decoderOptions({ mode, requestMethod: typeof requestMethod === 'string' ? requestMethod : 'GET', lenient: [...lenient] }, bytes.length);
+  if (mode === 'response' && typeof requestMethod !== 'string') {
+    // The Decoder matches final responses to its queue in order, as methodOf does; past the list, the last repeats.
+    options.requestMethods = (options.requestMethods ?? []).map((_, k) => requestMethod[Math.min(k, requestMethod.length - 1)] ?? 'GET');
+  }
+  const decoder = new Decoder(mode, options);
   const messages: PeerMessage[] = [];
   const pieces: Uint8Array[][] = [];
   let status: PeerResult['status'] = 'complete';
@@ -188,13 +194,13 @@ export function parseWithHttpspan(
  * httpspan strict (see the top of this file for what counts as a disagreement).
  *
  * `requestMethod` (responses): the method of the request the responses answer (HEAD and
- * CONNECT change framing). `llhttp`: null leaves its column out (while it loads, or if it
+ * CONNECT change framing), or one per request in order. `llhttp`: null leaves its column out (while it loads, or if it
  * cannot be loaded).
  */
 export function compare(
   bytes: Uint8Array,
   mode: Mode,
-  requestMethod: string,
+  requestMethod: RequestMethods,
   llhttp: Llhttp | null,
   options: CompareOptions = {},
 ): Comparison {

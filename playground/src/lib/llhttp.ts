@@ -8,6 +8,7 @@
 // and records what llhttp saw in the same shape the compare view uses for httpspan.
 
 import { concatBytes, latin1Text } from './bytes.ts';
+import { methodOf, type RequestMethods } from './types.ts';
 
 /** What a parser made of one message. Offsets count bytes of the input. */
 export interface PeerMessage {
@@ -116,7 +117,7 @@ interface Draft {
 interface Run {
   parser: number;
   mode: 'request' | 'response';
-  requestMethod: string;
+  requestMethod: RequestMethods;
   drafts: Draft[];
   /** Which callback paused the parser, so the loop knows what the pause position means. */
   pausedIn: 'begin' | 'complete' | null;
@@ -244,7 +245,7 @@ export class Llhttp {
    * Connection: upgrade) nothing more is read; `consumed` says where it stopped. `insecure`
    * turns on every llhttp_set_lenient_* flag first, as Node's `--insecure-http-parser` does.
    */
-  parse(bytes: Uint8Array, mode: 'request' | 'response', requestMethod = 'GET', insecure = false): PeerResult {
+  parse(bytes: Uint8Array, mode: 'request' | 'response', requestMethod: RequestMethods = 'GET', insecure = false): PeerResult {
     if (this.#run) throw new Error('Llhttp.parse is not reentrant');
     const ex = this.#ex;
     const len = bytes.length;
@@ -410,12 +411,14 @@ export class Llhttp {
     message.status = status;
     // What a client must tell llhttp, which does not know the request (undici does the same,
     // except that it tunnels after any answer to CONNECT where RFC 9110 9.3.6 says 2xx).
-    if (run.requestMethod === 'CONNECT' && status >= 200 && status < 300) {
+    // The k-th final response answers the k-th request (this message's draft is the last so far).
+    const requestMethod = methodOf(run.requestMethod, run.drafts.slice(0, -1).map((d) => d.message));
+    if (requestMethod === 'CONNECT' && status >= 200 && status < 300) {
       message.upgrade = true;
       return SKIP_BODY_AND_UPGRADE;
     }
     if (upgrade) return 0; // A 101: llhttp stops after it by itself.
-    if (run.requestMethod === 'HEAD' || status < 200) return SKIP_BODY;
+    if (requestMethod === 'HEAD' || status < 200) return SKIP_BODY;
     return 0;
   }
 

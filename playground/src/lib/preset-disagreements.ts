@@ -1,4 +1,4 @@
-// One line per smuggling preset saying which parsers frame its bytes differently (the groups of
+// One line per smuggling preset (requests and responses) saying which parsers frame its bytes differently (the groups of
 // framing.ts's disagreementLine, parsers by their short names). The lines are what the real
 // columns answered; tests/unit/parsers.test.ts recomputes every line from the wasm builds, so a
 // parser update that changes an answer fails the test until the line is updated.
@@ -31,4 +31,9 @@ export const PRESET_DISAGREEMENTS: Readonly<Record<string, string>> = {
   "chunk-size-overflow": "All agree: rejects.",
   "te-in-http10": "httpspan, httparse, picohttpparser: rejects | llhttp: reads 1 request (body 5) | Go: reads 1 request (body 0)",
   "nul-in-header": "All agree: rejects.",
+  "response-te-space-before-colon": "httpspan, llhttp, httparse, picohttpparser: rejects | Go: reads 1 response (Content-Length 48)",
+  "response-te-in-http10": "httpspan, httparse, picohttpparser: rejects | llhttp: reads 2 responses (body 0, body 5) | Go: reads 1 response (until close 48)",
+  "response-cl-te": "httparse, picohttpparser, Go: reads 2 responses (chunked 0, Content-Length 5) | httpspan, llhttp: rejects",
+  "response-duplicate-content-length": "All agree: rejects.",
+  "response-head-content-length": "All agree: reads 2 responses (body 0, body 0).",
 };

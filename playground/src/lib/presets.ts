@@ -12,9 +12,12 @@ import responseLarge from '../../../core/testdata/response-large.http?raw';
 import { latin1Bytes } from './bytes.ts';
 
 /** The menu's groups, in menu order. */
-export type PresetGroup = 'Benchmark inputs' | 'Framing' | 'Smuggling attempts';
+export type PresetGroup = 'Benchmark inputs' | 'Framing' | 'Smuggling attempts' | 'Response smuggling';
 
-export const PRESET_GROUPS: readonly PresetGroup[] = ['Benchmark inputs', 'Framing', 'Smuggling attempts'];
+export const PRESET_GROUPS: readonly PresetGroup[] = ['Benchmark inputs', 'Framing', 'Smuggling attempts', 'Response smuggling'];
+
+/** The groups the gallery shows: requests and responses two parsers may frame differently. */
+export const SMUGGLING_GROUPS: readonly PresetGroup[] = ['Smuggling attempts', 'Response smuggling'];
 
 /**
  * What the strict parser makes of a preset's bytes, read as one connection's stream by the
@@ -54,6 +57,16 @@ const RESPONSE: ParseOptions = { mode: 'response', requestMethod: 'GET', lenient
 const SMUGGLED = 'GET /admin HTTP/1.1\r\nHost: shop.example\r\n\r\n';
 // A chunked body that ends at once, followed by the hidden request: 48 bytes.
 const EMPTY_CHUNKS_THEN_SMUGGLED = '0\r\n\r\n' + SMUGGLED;
+
+// A response an origin can be made to send inside another's body: 43 bytes.
+const PWNED_RESPONSE = 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\npwned';
+// A chunked body that ends at once, then that response: 48 bytes.
+const EMPTY_CHUNKS_THEN_PWNED = '0\r\n\r\n' + PWNED_RESPONSE;
+// A response framed by Content-Length: 48 and by a Transfer-Encoding line as given, holding that.
+const clAndTeResponse = (teLine: string): string =>
+  'HTTP/1.1 200 OK\r\n' + `Content-Length: ${EMPTY_CHUNKS_THEN_PWNED.length}\r\n${teLine}\r\n\r\n` + EMPTY_CHUNKS_THEN_PWNED;
+// A redirect without a body (it reads the same whatever the request was): 74 bytes.
+const REDIRECT_RESPONSE = 'HTTP/1.1 302 Found\r\nLocation: https://evil.example/\r\nContent-Length: 0\r\n\r\n';
 
 const CHUNKED_BODY =
   '7;part=1\r\nHello, \r\n' + '6;part=2;note="last one"\r\nworld!\r\n' + '0\r\n' +
@@ -306,6 +319,56 @@ export const PRESETS: readonly Preset[] = [
     REQUEST,
     // 21 (request-line) + 18 ("Host: shop.example"): the NUL.
     { status: 'error', errorCode: 'nul', errorOffset: 39, messages: 0 },
+  ),
+
+  // -- Response smuggling: what an origin sends back, framed differently by two parsers; the
+  // response hidden in the first one's body answers the next request on the connection. The
+  // lab's grid runs each through every pair (docs/playground.md lists the pairs that desync).
+  preset(
+    'response-te-space-before-colon',
+    'Response smuggling',
+    'Response: Transfer-Encoding with a space before the colon',
+    'A client that strips the space decodes an empty chunked body and takes the "pwned" response after it as the answer to its next request, one that keeps "Transfer-Encoding " as another field reads 48 bytes by Content-Length; httpspan rejects the space, as RFC 9112 tells clients to.',
+    clAndTeResponse('Transfer-Encoding : chunked'),
+    RESPONSE,
+    // 17 (status line) + 20 (Content-Length) + 17 ("Transfer-Encoding"): the space.
+    { status: 'error', errorCode: 'whitespace_before_colon', errorOffset: 54, messages: 0 },
+  ),
+  preset(
+    'response-te-in-http10',
+    'Response smuggling',
+    'Response: Transfer-Encoding in HTTP/1.0',
+    'An HTTP/1.0 response kept alive with Transfer-Encoding: chunked and no Content-Length: a client that ignores Transfer-Encoding in HTTP/1.0 reads the body until the connection closes, one that decodes chunked reads an empty body and then the "pwned" response; httpspan rejects the field line.',
+    'HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n' + EMPTY_CHUNKS_THEN_PWNED,
+    RESPONSE,
+    { status: 'error', errorCode: 'transfer_encoding_in_http10', errorOffset: 41, messages: 0 },
+  ),
+  preset(
+    'response-cl-te',
+    'Response smuggling',
+    'Response: Content-Length and Transfer-Encoding',
+    'A client that uses Content-Length: 48 reads one response, one that lets chunked win reads an empty body and then the "pwned" response; RFC 9112 lets a client take chunked, httpspan refuses the pair outright.',
+    clAndTeResponse('Transfer-Encoding: chunked'),
+    RESPONSE,
+    { status: 'error', errorCode: 'content_length_with_transfer_encoding', errorOffset: 37, messages: 0 },
+  ),
+  preset(
+    'response-duplicate-content-length',
+    'Response smuggling',
+    'Response: two different Content-Lengths',
+    `A client that takes the first Content-Length (0) reads the "pwned" response as the next one, one that takes the last (${PWNED_RESPONSE.length}) reads it as this one's body; httpspan rejects the second Content-Length line.`,
+    `HTTP/1.1 200 OK\r\nContent-Length: 0\r\nContent-Length: ${PWNED_RESPONSE.length}\r\n\r\n` + PWNED_RESPONSE,
+    RESPONSE,
+    { status: 'error', errorCode: 'duplicate_content_length', errorOffset: 36, messages: 0 },
+  ),
+  preset(
+    'response-head-content-length',
+    'Response smuggling',
+    'Responses to HEAD with Content-Length',
+    `A response to HEAD has no body whatever its Content-Length (${REDIRECT_RESPONSE.length}) says, so a client that knows its request was HEAD reads the redirect after it as the answer to its next request, and one that takes the request for a GET reads the redirect as the body; httpspan reads two responses, as RFC 9112 6.3 says.`,
+    `HTTP/1.1 200 OK\r\nContent-Length: ${REDIRECT_RESPONSE.length}\r\n\r\n` + REDIRECT_RESPONSE,
+    { mode: 'response', requestMethod: 'HEAD', lenient: [] },
+    { status: 'complete', messages: 2 },
   ),
 ];
 

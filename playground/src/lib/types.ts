@@ -30,6 +30,29 @@ export const LENIENCY_FLAGS: readonly LeniencyFlag[] = [
   'targetUnsafeBytes',
 ];
 
+/**
+ * The methods of the requests a stream of responses answers: one method for every response, or
+ * one per response in order (responses are matched to requests by their order on a connection),
+ * the last repeated past the end of the list. Only HEAD and CONNECT change a response's framing.
+ */
+export type RequestMethods = string | readonly string[];
+
+/**
+ * The method of the request the next response answers, after the responses `earlier` of the same
+ * stream: interim ones (1xx other than 101) answer no request of their own, the final response
+ * after them does, so only final ones move on to the next method.
+ */
+export function methodOf(methods: RequestMethods, earlier: readonly { status?: number }[]): string {
+  if (typeof methods === 'string') return methods;
+  const answered = earlier.filter((m) => !isInterim(m.status)).length;
+  return methods[Math.min(answered, methods.length - 1)] ?? 'GET';
+}
+
+/** A 1xx response other than 101: an interim answer, followed by the request's final one. */
+export function isInterim(status: number | undefined): boolean {
+  return status !== undefined && status >= 100 && status < 200 && status !== 101;
+}
+
 /** How the input is parsed. */
 export interface ParseOptions {
   mode: Mode;

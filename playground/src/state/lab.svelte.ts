@@ -1,12 +1,13 @@
 // The smuggling lab's state: which page, which pair and forwarding, the input (an editor of its
-// own: a Playground instance, so the lab's editor works as the inspector's does), the parsers
-// once loaded, and the lessons solved (kept in local storage).
+// own: a Playground instance, so the lab's editor works as the inspector's does) and, on the pair
+// page, the origin's responses (a second one), the parsers once loaded, and the lessons solved
+// (kept in local storage).
 
 import { bundledLlhttp } from '../lib/bundled-llhttp.ts';
-import { runChain, type ChainResult, type Direction, type Forwarding } from '../lib/lab/chain.ts';
+import { runChain, runResponses, type ChainResult, type Direction, type Forwarding } from '../lib/lab/chain.ts';
 import { labConfigs, type LabConfig } from '../lib/lab/configs.ts';
-import { goalMet, lessonById, lessonBytes, LESSONS, type Lesson } from '../lib/lab/lessons.ts';
-import { labFragment, parseLabFragment, type LabRoute } from '../lib/lab/route.ts';
+import { goalMet, lessonById, lessonBytes, LESSONS, runLesson, type Lesson } from '../lib/lab/lessons.ts';
+import { labFragment, parseLabFragment, type LabRoute, type OriginResponses } from '../lib/lab/route.ts';
 import type { Llhttp } from '../lib/llhttp.ts';
 import type { ExternalParser } from '../lib/parsers/common.ts';
 import { Playground } from './playground.svelte.ts';
@@ -31,8 +32,10 @@ export class Lab {
   back = $state('go');
   forwarding = $state<Forwarding>('raw');
   lessonId = $state<string | null>(null);
-  /** The lab's input, with the inspector's editor. */
+  /** The lab's input, with the inspector's editor: requests (a response lesson's, and the grid's when switched, responses). */
   input = new Playground();
+  /** The pair page's second input: what the origin answers, empty for none. */
+  responses = new Playground();
   llhttp = $state.raw<Llhttp | null>(null);
   external = $state.raw<ExternalParser[]>([]);
   loading = $state<'idle' | 'loading' | 'done'>('idle');
@@ -51,13 +54,33 @@ export class Lab {
       ? { front: find(l.front), back: find(l.back), forwarding: l.forwarding, direction: l.direction ?? 'request' }
       : { front: find(this.front), back: find(this.back), forwarding: this.forwarding, direction: 'request' };
   });
-  result: ChainResult | null = $derived(
-    this.pair.front && this.pair.back ? runChain(this.input.bytes, this.pair.front, this.pair.back, this.pair.forwarding, this.pair.direction) : null,
-  );
+  result: ChainResult | null = $derived.by(() => {
+    const { front, back, forwarding } = this.pair;
+    if (!front || !back) return null;
+    if (this.view === 'lesson' && this.lesson) return runLesson(this.lesson, this.input.bytes, front, back);
+    return runChain(this.input.bytes, front, back, forwarding);
+  });
+  /** Why the pair page cannot run the origin's responses (a configuration without a response reader), or null. */
+  responsesRefused: string | null = $derived.by(() => {
+    const without = [this.pair.front, this.pair.back].find((c) => c && !c.parseResponses);
+    return without ? `${without.label} reads no responses in the lab: its checks are about requests.` : null;
+  });
+  /**
+   * The pair page's origin responses back through the pair, matched to the requests each side
+   * read (or, with no requests typed, all answering the responses' method).
+   */
+  responseResult: ChainResult | null = $derived.by(() => {
+    const { front, back, forwarding } = this.pair;
+    if (this.view !== 'pair' || !front || !back || this.responses.bytes.length === 0 || this.responsesRefused) return null;
+    const requests = this.input.bytes.length > 0 ? this.result : null;
+    return runResponses(this.responses.bytes, front, back, forwarding, requests, this.responses.requestMethod);
+  });
   met: boolean = $derived(this.lesson !== null && this.view === 'lesson' && this.result !== null && goalMet(this.lesson, this.result));
 
   constructor() {
     this.solved = typeof localStorage === 'undefined' ? [] : loadProgress();
+    this.responses.mode = 'response';
+    this.responses.setBytes(new Uint8Array(0));
   }
 
   /** Loads llhttp and the other parsers once (they are cached for offline use after that). */
@@ -127,11 +150,14 @@ export class Lab {
         this.forwarding = route.forwarding;
         this.input.mode = 'request';
         this.input.setBytes(route.bytes);
+        this.responses.requestMethod = route.responses?.method ?? 'GET';
+        this.responses.setBytes(route.responses?.bytes ?? new Uint8Array(0));
         this.view = 'pair';
         break;
       case 'grid':
         this.forwarding = route.forwarding;
-        this.input.mode = 'request';
+        this.input.mode = route.direction;
+        this.input.requestMethod = route.method;
         this.input.setBytes(route.bytes);
         this.view = 'grid';
         break;
@@ -147,15 +173,23 @@ export class Lab {
       case 'lesson':
         return labFragment({ view: 'lesson', lesson: this.lessonId ?? LESSONS[0].id, bytes });
       case 'pair':
-        return labFragment({ view: 'pair', front: this.front, back: this.back, forwarding: this.forwarding, bytes });
+        return labFragment({ view: 'pair', front: this.front, back: this.back, forwarding: this.forwarding, bytes, responses: this.originResponses() });
       case 'grid':
-        return labFragment({ view: 'grid', forwarding: this.forwarding, bytes });
+        return labFragment({ view: 'grid', forwarding: this.forwarding, bytes, direction: this.input.mode, method: this.input.requestMethod });
     }
   }
 
-  /** The fragment of a pair with the current input (the grid's links). */
+  /** The pair page's origin responses, or null when there are none. */
+  originResponses(): OriginResponses | null {
+    return this.responses.bytes.length > 0 ? { bytes: this.responses.bytes, method: this.responses.requestMethod } : null;
+  }
+
+  /** The fragment of a pair with the grid's input: its requests, or its responses as the origin's (with no requests). */
   pairFragment(front: string, back: string): string {
-    return labFragment({ view: 'pair', front, back, forwarding: this.forwarding, bytes: this.input.bytes });
+    const bytes = this.input.bytes;
+    return this.input.mode === 'response'
+      ? labFragment({ view: 'pair', front, back, forwarding: this.forwarding, bytes: new Uint8Array(0), responses: { bytes, method: this.input.requestMethod } })
+      : labFragment({ view: 'pair', front, back, forwarding: this.forwarding, bytes, responses: null });
   }
 }
 

@@ -1,6 +1,7 @@
 // The smuggling lab in Debian's Chromium, against the built site: every lesson solved by typing
-// its stored answer, a desync shown byte by byte, the grid and its links, share links,
-// progress across reloads, offline use, the 390 px layout and axe in both themes.
+// its stored answer, a desync shown byte by byte, the origin's responses on the pair page (HEAD
+// included) and the grid on responses, the grid and its links, share links, progress across
+// reloads, offline use, the 390 px layout and axe in both themes.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { LESSONS } from '../../src/lib/lab/lessons.ts';
@@ -15,9 +16,9 @@ async function openLab(page: Page, fragment = 'lab'): Promise<string[]> {
   return errors;
 }
 
-/** Types `text` into the editor's raw view: Enter is CRLF, Shift+Enter a bare LF, Alt+Enter a bare CR. */
-async function typeBytes(page: Page, text: string) {
-  const input = page.getByTestId('input');
+/** Types `text` into an editor's raw view: Enter is CRLF, Shift+Enter a bare LF, Alt+Enter a bare CR. */
+async function typeBytes(page: Page, text: string, editor = 'input') {
+  const input = page.getByTestId(editor);
   await input.click();
   await input.press('Control+a');
   await input.press('Delete');
@@ -49,8 +50,9 @@ for (const lesson of LESSONS) {
       // The input is responses: the page says so, and the next client's request gets the hidden one.
       await expect(page.getByTestId('lab-direction')).toBeVisible();
       await expect(page.getByTestId('lab-verdict')).toHaveAttribute('data-verdict', 'desync');
-      await expect(page.getByTestId('lab-victim')).toContainText("answered with the back end's response 2");
-      await expect(page.getByTestId('lab-upstream-stream')).toContainText('responses the back end (llhttp insecure) reads');
+      await expect(page.getByTestId('lab-victim')).toContainText("answered with the front end's response 2");
+      await expect(page.getByTestId('lab-upstream-stream')).toContainText('responses the front end (llhttp insecure) reads');
+      await expect(page.getByTestId('lab-client-stream')).toContainText('responses the back end (Go ReadResponse) read');
     }
     await shot(page, info, `lesson-${lesson.id}`);
     // Solved lessons are kept in local storage.
@@ -91,6 +93,84 @@ test('a pair shows a desync byte by byte, and its share link restores it', async
   await other.goto(link);
   await expect(other.getByTestId('lab-verdict')).toHaveAttribute('data-verdict', 'desync', { timeout: 60_000 });
   await expect(other.getByTestId('lab-front')).toHaveValue('httpspan+spaceBeforeColon');
+  expect(errors).toEqual([]);
+});
+
+/** The origin's answer with Transfer-Encoding hidden by a space: Go reads one response, llhttp insecure two. */
+const TE_SPACE_RESPONSE = 'HTTP/1.1 200 OK\r\nContent-Length: 48\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\npwned';
+
+test('the pair page runs the origin’s responses back through the pair, and its share link keeps them', async ({ page }, info) => {
+  test.setTimeout(90_000);
+  const errors = await openLab(page);
+  await page.getByTestId('lab-tab-pair').click();
+  await page.getByTestId('lab-front').selectOption('llhttp-insecure');
+  await page.getByTestId('lab-back').selectOption('go');
+  await typeBytes(page, 'GET / HTTP/1.1\r\nHost: h\r\n\r\n');
+  await expect(page.getByTestId('lab-verdict')).toHaveAttribute('data-verdict', 'agree');
+  await expect(page.getByTestId('lab-responses-verdict')).toHaveCount(0);
+  await typeBytes(page, TE_SPACE_RESPONSE, 'lab-responses-input');
+  const verdict = page.getByTestId('lab-responses-verdict');
+  await expect(verdict).toHaveAttribute('data-verdict', 'desync');
+  await expect(verdict).toContainText('The back end (Go ReadResponse) reads 1 response');
+  await expect(verdict).toContainText('the front end to the ones it forwarded (GET)');
+  await expect(page.getByTestId('lab-responses-victim')).toContainText("answered with the front end's response 2");
+  // Both framings drawn on the bytes: Go's one response on the origin's bytes, llhttp's two below the forwarded ones.
+  await expect(page.getByTestId('lab-responses-client-stream')).toContainText('responses the back end (Go ReadResponse) read');
+  await expect(page.getByTestId('lab-responses-upstream-stream')).toContainText('responses the front end (llhttp insecure) reads');
+  await expect(page.getByTestId('lab-responses-upstream-stream').locator('.bytes span.victim').first()).toBeVisible();
+  await page.getByTestId('lab-responses-upstream-stream').scrollIntoViewIfNeeded();
+  await shot(page, info, 'lab-pair-responses');
+  const link = page.url();
+  expect(link.split('#')[1].split('/')).toHaveLength(7);
+  const other = await page.context().newPage();
+  await other.goto(link);
+  await expect(other.getByTestId('lab-responses-verdict')).toHaveAttribute('data-verdict', 'desync', { timeout: 60_000 });
+  await expect(other.getByTestId('lab-responses-input')).toHaveValue(/Transfer-Encoding : chunked/);
+  // Go's server reads no responses: the page says so rather than running them.
+  await page.getByTestId('lab-back').selectOption('go-server');
+  await expect(page.getByTestId('lab-responses-refused')).toContainText('reads no responses');
+  expect(errors).toEqual([]);
+});
+
+test('a HEAD smuggled past the front end: the back end answers it without a body, the next client gets its Content-Length worth', async ({ page }, info) => {
+  test.setTimeout(90_000);
+  const errors = await openLab(page);
+  await page.getByTestId('lab-tab-pair').click();
+  await page.getByTestId('lab-front').selectOption('httpspan+spaceBeforeColon');
+  await page.getByTestId('lab-back').selectOption('go');
+  const hidden = 'HEAD /static HTTP/1.1\r\nHost: h\r\n\r\n';
+  await typeBytes(page, `POST / HTTP/1.1\r\nHost: h\r\nContent-Length : ${hidden.length}\r\n\r\n` + hidden);
+  await expect(page.getByTestId('lab-verdict')).toHaveAttribute('data-verdict', 'desync');
+  const redirect = 'HTTP/1.1 302 Found\r\nLocation: https://evil.example/\r\nContent-Length: 0\r\n\r\n';
+  await typeBytes(page, 'HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n' + `HTTP/1.1 200 OK\r\nContent-Length: ${redirect.length}\r\n\r\n` + redirect, 'lab-responses-input');
+  await expect(page.getByTestId('lab-responses-verdict')).toHaveAttribute('data-verdict', 'desync');
+  await expect(page.getByTestId('lab-responses-verdict')).toContainText('answers to the requests it read (POST, HEAD)');
+  await expect(page.getByTestId('lab-responses-victim')).toContainText("answered with the front end's response 2");
+  await shot(page, info, 'lab-pair-head');
+  expect(errors).toEqual([]);
+});
+
+test('a response preset goes to the grid on responses; the switch and a cell keep the direction', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const errors = watchErrors(page);
+  await page.goto('./');
+  await page.getByTestId('preset').selectOption('response-te-space-before-colon');
+  await page.getByTestId('open-in-lab').click();
+  await expect(page.getByTestId('lab-loading')).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.getByTestId('lab-grid-responses')).toBeChecked();
+  const grid = page.getByTestId('lab-grid');
+  await expect(page.getByTestId('lab-grid-count')).toHaveText('4 of 256 pairs desync.');
+  await expect(grid.locator('[data-pair="llhttp-insecure>go"]')).toHaveAttribute('data-verdict', 'desync');
+  await expect(grid.locator('[data-pair^="go-server>"]')).toHaveCount(0);
+  await shot(page, info, 'lab-grid-responses');
+  // The same bytes read as requests are another grid (17 × 17).
+  await page.getByTestId('lab-grid-requests').check();
+  await expect(page.getByTestId('lab-grid-count')).not.toHaveText('4 of 256 pairs desync.');
+  await expect(grid.locator('[data-pair^="go-server>"]')).toHaveCount(17);
+  await page.getByTestId('lab-grid-responses').check();
+  await grid.locator('[data-pair="llhttp-insecure>go"]').click();
+  await expect(page.getByTestId('lab-responses-verdict')).toHaveAttribute('data-verdict', 'desync');
+  await expect(page.getByTestId('lab-responses-input')).toHaveValue(/Transfer-Encoding : chunked/);
   expect(errors).toEqual([]);
 });
 
@@ -187,9 +267,18 @@ for (const [theme, width] of [
     await expect(page.getByTestId('lab-verdict')).toBeVisible();
     await violations('pair');
     expect(await overflow()).toEqual([]);
+    await page.getByTestId('lab-front').selectOption('llhttp-insecure');
+    await typeBytes(page, TE_SPACE_RESPONSE, 'lab-responses-input');
+    await expect(page.getByTestId('lab-responses-verdict')).toHaveAttribute('data-verdict', 'desync');
+    await violations('pair with responses');
+    expect(await overflow()).toEqual([]);
     await page.getByTestId('lab-tab-grid').click();
     await expect(page.getByTestId('lab-grid')).toBeVisible();
     await violations('grid');
+    expect(await overflow()).toEqual([]);
+    await page.getByTestId('lab-grid-responses').check();
+    await expect(page.getByTestId('lab-grid-method')).toBeVisible();
+    await violations('grid on responses');
     expect(await overflow()).toEqual([]);
     await shot(page, info, `lab-${theme}-${width}`);
     expect(found).toEqual([]);

@@ -5,9 +5,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { shot, underServiceWorker, watchErrors } from './helpers.ts';
 
-/** The smuggling presets' ids, from the preset menu. */
+/** The smuggling presets' ids (requests, then responses), from the preset menu. */
 function smugglingPresets(page: Page): Promise<string[]> {
-  return page.locator('[data-testid="preset"] optgroup[label="Smuggling attempts"] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+  return page
+    .locator('[data-testid="preset"] optgroup[label="Smuggling attempts"] option, [data-testid="preset"] optgroup[label="Response smuggling"] option')
+    .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
 }
 const PARSERS = ['strict', 'llhttp', 'httparse', 'picohttpparser', 'go'];
 /** The requests that fetch the other parsers. */
@@ -69,6 +71,12 @@ test('the gallery shows every smuggling preset for every parser, and a cell open
   await page.locator('tr[data-preset="obs-fold-transfer-encoding"] [data-column="go"]').click();
   await expect(page.getByTestId('preset')).toHaveValue('obs-fold-transfer-encoding');
   await expect(page.getByTestId('compare-table')).toBeVisible();
+  // A response preset opens as responses.
+  expect(smuggling).toContain('response-te-space-before-colon');
+  await page.getByTestId('compare-gallery-view').click();
+  await page.locator('tr[data-preset="response-te-space-before-colon"] [data-column="go"]').click();
+  await expect(page.getByTestId('preset')).toHaveValue('response-te-space-before-colon');
+  await expect(page.getByTestId('mode-response')).toBeChecked();
   expect(errors).toEqual([]);
 });
 

@@ -4,12 +4,13 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compare, type Comparison, type PeerResult } from '../../src/lib/compare.ts';
-import { runChain, reserialize, VICTIM_REQUEST, type ChainResult, type Forwarding } from '../../src/lib/lab/chain.ts';
+import { pairVerdict, runChain, runResponses, reserialize, startLineOf, VICTIM_REQUEST, type ChainResult, type Forwarding } from '../../src/lib/lab/chain.ts';
 import { labConfigs, type LabConfig } from '../../src/lib/lab/configs.ts';
 import { desyncCountText, desyncGrid } from '../../src/lib/lab/grid.ts';
 import { loadLlhttp, type Llhttp } from '../../src/lib/llhttp.ts';
 import type { ExternalParser } from '../../src/lib/parsers/common.ts';
 import { PRESETS } from '../../src/lib/presets.ts';
+import type { RequestMethods } from '../../src/lib/types.ts';
 import { readLlhttpWasm } from '../../vite-plugins/llhttp.ts';
 import { loadBuiltParsers } from '../../cli/node-parsers.ts';
 
@@ -319,5 +320,161 @@ describe('re-serialization', () => {
     const run = chain(VECTORS.spaceBeforeColonCl, 'httpspan+spaceBeforeColon', 'go');
     expect(run.desync?.victim.text).toContain('GET /account HTTP/1.1');
     expect(VICTIM_REQUEST.startsWith('GET /account')).toBe(true);
+  });
+});
+
+/** Responses the other tests and the lab use, each with the methods of the requests they answer. */
+const PWNED = 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\npwned';
+const OK5 = 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n';
+const RESPONSE_VECTORS: Record<string, [string, RequestMethods]> = {
+  headThenGet: [OK5 + OK5 + 'hello', ['HEAD', 'GET']],
+  interimThenHead: ['HTTP/1.1 100 Continue\r\n\r\n' + OK5 + OK5 + 'hello', ['HEAD', 'GET']],
+  getThenHead: [OK5 + 'hello' + OK5 + PWNED, ['GET', 'HEAD', 'GET']],
+  noBodyStatuses: ['HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 304 Not Modified\r\nContent-Length: 5\r\n\r\n' + PWNED, 'GET'],
+  chunked: ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n' + PWNED, 'GET'],
+  clTe: ['HTTP/1.1 200 OK\r\nContent-Length: 48\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n' + PWNED, 'GET'],
+  teSpace: ['HTTP/1.1 200 OK\r\nContent-Length: 48\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\n' + PWNED, 'GET'],
+  untilClose: ['HTTP/1.1 200 OK\r\n\r\n' + PWNED, 'GET'],
+};
+
+/** A reading's complete responses: first byte, status line, body length. */
+function responsesOf(r: PeerResult): string[] {
+  return r.messages.filter((m) => m.complete).map((m) => `${m.offset}:${startLineOf(m)}:${m.bodyLength}`);
+}
+
+describe('the simulator frames responses as each parser’s compare-view column', () => {
+  const inputs = (): [string, Uint8Array, RequestMethods][] => [
+    ...PRESETS.filter((p) => p.options.mode === 'response').map((p): [string, Uint8Array, RequestMethods] => [p.id, p.bytes, p.options.requestMethod]),
+    ...Object.entries(RESPONSE_VECTORS).map(([id, [t, methods]]): [string, Uint8Array, RequestMethods] => [id, bytes(t), methods]),
+  ];
+  it('on every response preset and vector, as the back end (which reads them first) and as the front end', () => {
+    let checked = 0;
+    for (const [id, input, methods] of inputs()) {
+      const comparison = compare(input, 'response', methods, llhttp, { external });
+      for (const c of configs) {
+        const columnId = columnOf(c.id);
+        if (columnId === undefined || !c.parseResponses) continue;
+        const column = comparison.columns.find((col) => col.id === columnId)!;
+        const run = runResponses(input, c, c, 'raw', null, methods);
+        // The back end reads the origin's bytes: the responses it forwards are the column's complete ones.
+        expect(run.frontRequests.map((f) => `${f.client.start}:${f.startLine}:${f.message.bodyLength}`), `${c.id} on ${id}`).toEqual(responsesOf(column.result));
+        // The front end reading what it forwarded raw frames it alike.
+        expect(pairVerdict(run.verdict, run.roles), `${c.id} behind itself on ${id}`).not.toBe('desync');
+        expect(run.backRequests.filter((r) => r.complete).map((r) => r.startLine)).toEqual(run.frontRequests.map((f) => f.startLine));
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(150);
+  });
+});
+
+describe('a response to HEAD, an interim 1xx, 204 and 304 have no body (RFC 9112 6.3)', () => {
+  const readers = (): LabConfig[] => configs.filter((c) => c.parseResponses);
+  const bodies = (r: PeerResult) => r.messages.filter((m) => m.complete).map((m) => `${m.status}:${m.bodyLength}`);
+  it('every reader frames the k-th final response by the k-th request’s method', () => {
+    expect(readers().length).toBe(16);
+    for (const c of readers()) {
+      const [headThenGet, methods] = RESPONSE_VECTORS.headThenGet;
+      expect(bodies(c.parseResponses!(bytes(headThenGet), methods)), c.id).toEqual(['200:0', '200:5']);
+      // Answering GET twice, the first response takes the second's head as its body: the methods matter.
+      expect(bodies(c.parseResponses!(bytes(headThenGet), 'GET')), c.id).not.toEqual(['200:0', '200:5']);
+      const [getThenHead, later] = RESPONSE_VECTORS.getThenHead;
+      expect(bodies(c.parseResponses!(bytes(getThenHead), later)), c.id).toEqual(['200:5', '200:0', '200:5']);
+    }
+  });
+  it('an interim 1xx answers no request: the final response after it answers the HEAD', () => {
+    for (const c of readers()) {
+      const [input, methods] = RESPONSE_VECTORS.interimThenHead;
+      expect(bodies(c.parseResponses!(bytes(input), methods)), c.id).toEqual(['100:0', '200:0', '200:5']);
+    }
+  });
+  it('204 and 304 have no body whatever Content-Length says, whatever the method', () => {
+    const [input] = RESPONSE_VECTORS.noBodyStatuses;
+    for (const c of readers()) {
+      const r = c.parseResponses!(bytes(input), 'GET');
+      expect(r.status, c.id).toBe('complete');
+      expect(bodies(r), c.id).toEqual(['204:0', '304:0', '200:5']);
+    }
+  });
+  it('on the pair page each side matches the origin’s responses to the requests it read', () => {
+    const requests = 'HEAD /a HTTP/1.1\r\nHost: h\r\n\r\nGET /b HTTP/1.1\r\nHost: h\r\n\r\n';
+    const [responses] = RESPONSE_VECTORS.headThenGet;
+    for (const front of readers()) {
+      for (const back of readers()) {
+        const requestRun = runChain(bytes(requests), front, back, 'raw');
+        const run = runResponses(bytes(responses), front, back, 'raw', requestRun);
+        const pair = `${front.id}>${back.id}`;
+        if (requestRun.verdict !== 'agree') continue;
+        expect(run.frontRequests.map((f) => f.message.bodyLength), pair).toEqual([0, 5]);
+        expect(pairVerdict(run.verdict, run.roles), pair).toBe('agree');
+      }
+    }
+    // Without the requests every response answers a GET: the HEAD's answer swallows the next head.
+    const blind = runResponses(bytes(responses), config('go'), config('llhttp'), 'raw');
+    expect(blind.frontRequests.map((f) => f.message.bodyLength)).not.toEqual([0, 5]);
+  });
+  it('a HEAD smuggled past the front end: the back end answers it without a body, the front end takes its Content-Length for the next client', () => {
+    const hidden = 'HEAD /static HTTP/1.1\r\nHost: h\r\n\r\n';
+    const requests = `POST / HTTP/1.1\r\nHost: h\r\nContent-Length : ${hidden.length}\r\n\r\n` + hidden;
+    const redirect = 'HTTP/1.1 302 Found\r\nLocation: https://evil.example/\r\nContent-Length: 0\r\n\r\n';
+    const responses = 'HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n' + `HTTP/1.1 200 OK\r\nContent-Length: ${redirect.length}\r\n\r\n` + redirect;
+    const front = config('httpspan+spaceBeforeColon');
+    const back = config('go');
+    const requestRun = runChain(bytes(requests), front, back, 'raw');
+    expect(requestRun.verdict).toBe('desync');
+    expect(requestRun.backRequests.map((r) => r.startLine)).toEqual(['POST / HTTP/1.1', 'HEAD /static HTTP/1.1']);
+    const run = runResponses(bytes(responses), front, back, 'raw', requestRun);
+    // Go answers POST and HEAD: the HEAD's response has no body, and the redirect is a third response.
+    expect(run.frontRequests.map((f) => [f.startLine, f.message.bodyLength])).toEqual([
+      ['HTTP/1.1 200', 0],
+      ['HTTP/1.1 200', 0],
+      ['HTTP/1.1 302', 0],
+    ]);
+    // httpspan forwarded one POST, so it takes the second response for the next client's GET and reads the redirect as its body.
+    expect(run.victimRequests.map((r) => [r.startLine, r.message.bodyLength])).toEqual([
+      ['HTTP/1.1 200', 0],
+      ['HTTP/1.1 200', redirect.length],
+      ['HTTP/1.1 200', 18],
+    ]);
+    expect(pairVerdict(run.verdict, run.roles)).toBe('desync');
+    expect(run.desync?.victim.outcome).toBe('poisoned');
+    expect(run.desync?.victim.text).toContain("answered with the front end's response 2");
+    expect(run.summary.at(-1)).toBe(
+      "Matched in order: the back end takes the responses as answers to the requests it read (POST, HEAD), the front end to the ones it forwarded (POST) and then the next client's GET; any response past those answers a GET.",
+    );
+    // The same responses taken as answers to GETs, or to the methods both read, desync nothing.
+    expect(runResponses(bytes(responses), front, back, 'raw').verdict).toBe('agree');
+    expect(runResponses(bytes(responses), front, back, 'raw', null, ['POST', 'HEAD', 'GET']).verdict).toBe('agree');
+    // Re-serialized, the POST reaches Go with its body: both read one request, and the responses agree.
+    const rebuilt = runChain(bytes(requests), front, back, 'reserialize');
+    expect(rebuilt.verdict).toBe('agree');
+    expect(runResponses(bytes(responses), front, back, 'reserialize', rebuilt).verdict).toBe('agree');
+  });
+});
+
+describe('the response presets through every pair, as observed', () => {
+  const desyncs = (id: string, forwarding: Forwarding): string[] => {
+    const p = PRESETS.find((x) => x.id === id)!;
+    expect(p.options.mode).toBe('response');
+    const grid = desyncGrid(p.bytes, configs, forwarding, 'response', p.options.requestMethod);
+    expect(grid.configs.map((c) => c.id)).not.toContain('go-server');
+    expect(grid.cells.length).toBe(16 * 16);
+    return grid.cells.filter((c) => c.verdict === 'desync').map((c) => `${c.front.id}>${c.back.id}`);
+  };
+  it('raw: a space before the colon and HTTP/1.0 with Transfer-Encoding desync Go with llhttp; the rest nothing', () => {
+    expect(desyncs('response-te-space-before-colon', 'raw')).toEqual(['llhttp-insecure>go', 'httparse-lenient>go', 'go>llhttp-insecure', 'go>httparse-lenient']);
+    expect(desyncs('response-te-in-http10', 'raw')).toEqual(['llhttp>go', 'llhttp-insecure>go', 'go>llhttp', 'go>llhttp-insecure']);
+    for (const id of ['response-cl-te', 'response-duplicate-content-length', 'response-head-content-length']) expect(desyncs(id, 'raw'), id).toEqual([]);
+  });
+  it('re-serialized: none', () => {
+    for (const p of PRESETS.filter((x) => x.group === 'Response smuggling')) expect(desyncs(p.id, 'reserialize'), p.id).toEqual([]);
+  });
+  it('Go in the back reads the space-before-colon response as one, llhttp insecure in front as two: the next client gets "pwned"', () => {
+    const p = PRESETS.find((x) => x.id === 'response-te-space-before-colon')!;
+    const run = runResponses(p.bytes, config('llhttp-insecure'), config('go'), 'raw');
+    expect(run.frontRequests.map((f) => f.message.bodyLength)).toEqual([48]);
+    expect(run.backRequests.map((r) => r.message.bodyLength)).toEqual([0, 5]);
+    expect(run.desync?.victim.outcome).toBe('poisoned');
+    expect(new TextDecoder().decode(run.desync!.hidden[0].message.body)).toBe('pwned');
   });
 });

@@ -2,11 +2,11 @@
 // stored answer does, and strict httpspan's verdict on the answer is what the lesson shows.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runChain } from '../../src/lib/lab/chain.ts';
+import { pairVerdict, runChain, runResponses, type ChainResult } from '../../src/lib/lab/chain.ts';
 import type { LabConfig } from '../../src/lib/lab/configs.ts';
 import { desyncGrid } from '../../src/lib/lab/grid.ts';
-import { LESSONS, goalMet, lessonBytes, strictRefusal } from '../../src/lib/lab/lessons.ts';
-import { labFragment, parseLabFragment } from '../../src/lib/lab/route.ts';
+import { LESSONS, goalMet, lessonBytes, runLesson, strictRefusal } from '../../src/lib/lab/lessons.ts';
+import { labFragment, parseLabFragment, type LabRoute } from '../../src/lib/lab/route.ts';
 import { loadLabConfigs } from '../../cli/node-lab.ts';
 
 let configs: LabConfig[];
@@ -29,7 +29,7 @@ describe('lessons', () => {
   });
   for (const lesson of LESSONS) {
     it(`${lesson.id}: the start does not meet the goal, the stored answer does`, () => {
-      const run = (text: string) => runChain(lessonBytes(text), config(lesson.front), config(lesson.back), lesson.forwarding, lesson.direction);
+      const run = (text: string) => runLesson(lesson, lessonBytes(text), config(lesson.front), config(lesson.back));
       const start = run(lesson.start);
       expect(goalMet(lesson, start), `start of ${lesson.id}: ${start.summary.join(' ')}`).toBe(false);
       const answer = run(lesson.answer);
@@ -54,11 +54,15 @@ describe('lessons', () => {
   });
   describe('the response-side lesson', () => {
     const l = LESSONS.find((x) => x.id === 'response-te-space')!;
+    /** The origin's responses through a pair: the back end reads them first, the front end next. */
     const run = (text: string, front = l.front, back = l.back, forwarding = l.forwarding) =>
-      runChain(lessonBytes(text), config(front), config(back), forwarding, 'response');
-    it('runs responses: Go reads one, llhttp insecure two, and the next client gets the hidden one', () => {
+      runResponses(lessonBytes(text), config(front), config(back), forwarding);
+    const verdict = (r: ChainResult) => pairVerdict(r.verdict, r.roles);
+    it('runs responses: the back end (Go) reads one, the front end (llhttp insecure) two, and the next client gets the hidden one', () => {
       expect(l.direction).toBe('response');
+      expect([l.front, l.back]).toEqual(['llhttp-insecure', 'go']);
       const r = run(l.answer);
+      expect(r.roles).toEqual({ first: 'back end', second: 'front end' });
       expect(r.frontRequests.map((f) => [f.startLine, f.message.bodyLength])).toEqual([['HTTP/1.1 200', 48]]);
       expect(r.backRequests.map((b) => [b.startLine, b.message.bodyLength])).toEqual([
         ['HTTP/1.1 200', 0],
@@ -68,29 +72,30 @@ describe('lessons', () => {
       expect(r.desync?.hidden.filter((h) => h.complete).map((h) => h.upstream)).toEqual([{ start: r.backRequests[1].upstream.start, end: r.upstream.length }]);
       // The next client's request is answered with the hidden response, not its own (which starts where the forwarded bytes end).
       expect(r.desync?.victim.outcome).toBe('poisoned');
-      expect(r.desync?.victim.text).toContain(`upstream bytes ${r.backRequests[1].upstream.start}–${r.upstream.length}, which the front end never forwarded`);
-      expect(r.summary[0]).toMatch(/^Desync: the back end's response boundaries leave the front end's at upstream byte 73\./);
-      expect(r.summary[1]).toBe('The front end (Go ReadResponse) reads 1 response: "HTTP/1.1 200".');
+      expect(r.desync?.victim.text).toContain(`upstream bytes ${r.backRequests[1].upstream.start}–${r.upstream.length}, which the back end never forwarded`);
+      expect(r.desync?.victim.text).toContain("answered with the front end's response 2");
+      expect(r.summary[0]).toMatch(/^Desync: the front end's response boundaries leave the back end's at upstream byte 73\./);
+      expect(r.summary[1]).toBe('The back end (Go ReadResponse) reads 1 response: "HTTP/1.1 200".');
     });
-    it('the hidden response is real only between these readers: re-serializing ends it, and hyper strict or Go behind Go agrees', () => {
+    it('the hidden response is real only between these readers: re-serializing ends it, and hyper strict or Go in front of Go agrees', () => {
       expect(goalMet(l, run(l.answer, l.front, l.back, 'reserialize'))).toBe(false);
-      expect(run(l.answer, 'go', 'go').verdict).toBe('agree');
+      expect(verdict(run(l.answer, 'go', 'go'))).toBe('agree');
       // httparse without allow_spaces_after_header_name_in_responses refuses the line (hyper's client default).
-      expect(run(l.answer, 'go', 'httparse').verdict).toBe('back-rejects');
+      expect(verdict(run(l.answer, 'httparse', 'go'))).toBe('front-rejects');
       // hyper's client with that option on reads the line as Transfer-Encoding, as llhttp insecure does.
-      expect(goalMet(l, run(l.answer, 'go', 'httparse-lenient'))).toBe(true);
+      expect(goalMet(l, run(l.answer, 'httparse-lenient', 'go'))).toBe(true);
     });
     it('HTTP/1.0 with Transfer-Encoding: Go reads one response, llhttp insecure two; hyper (httparse) and Node by default refuse', () => {
       const h = LESSONS.find((x) => x.id === 'response-http10-te')!;
-      const r = runChain(lessonBytes(h.answer), config(h.front), config(h.back), h.forwarding, h.direction);
+      const r = runLesson(h, lessonBytes(h.answer), config(h.front), config(h.back));
       expect(r.frontRequests.map((f) => [f.startLine, f.message.bodyLength])).toEqual([['HTTP/1.0 200', 48]]);
       expect(r.backRequests.map((b) => [b.startLine, b.message.bodyLength])).toEqual([
         ['HTTP/1.0 200', 0],
         ['HTTP/1.1 200', 5],
       ]);
       expect(r.desync?.victim.startLine).toBe('HTTP/1.1 200');
-      for (const back of ['httparse', 'llhttp']) {
-        expect(runChain(lessonBytes(h.answer), config('go'), config(back), 'raw', 'response').verdict, back).toBe('back-rejects');
+      for (const front of ['httparse', 'llhttp']) {
+        expect(verdict(runResponses(lessonBytes(h.answer), config(front), config('go'), 'raw')), front).toBe('front-rejects');
       }
     });
     it('a request lesson\'s goal is not met by a response chain, nor the other way round', () => {
@@ -169,16 +174,23 @@ describe('lessons', () => {
 });
 
 describe('lab links', () => {
-  it('round-trip a lesson, a pair and a grid', () => {
+  it('round-trip a lesson, a pair (with and without the origin’s responses) and a grid of requests or responses', () => {
     const bytes = lessonBytes(LESSONS[2].answer);
-    for (const route of [
-      { view: 'lessons' as const },
-      { view: 'lesson' as const, lesson: 'http10-te', bytes },
-      { view: 'pair' as const, front: 'go', back: 'llhttp-insecure', forwarding: 'reserialize' as const, bytes },
-      { view: 'grid' as const, forwarding: 'raw' as const, bytes },
-    ]) {
-      expect(parseLabFragment(labFragment(route))).toEqual(route);
-    }
+    const responses = { bytes: lessonBytes('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n'), method: 'HEAD' };
+    const routes: LabRoute[] = [
+      { view: 'lessons' },
+      { view: 'lesson', lesson: 'http10-te', bytes },
+      { view: 'pair', front: 'go', back: 'llhttp-insecure', forwarding: 'reserialize', bytes, responses: null },
+      { view: 'pair', front: 'llhttp-insecure', back: 'go', forwarding: 'raw', bytes, responses },
+      { view: 'pair', front: 'llhttp', back: 'httparse', forwarding: 'raw', bytes: new Uint8Array(0), responses },
+      { view: 'grid', forwarding: 'raw', bytes, direction: 'request', method: 'GET' },
+      { view: 'grid', forwarding: 'reserialize', bytes: responses.bytes, direction: 'response', method: 'HEAD' },
+    ];
+    for (const route of routes) expect(parseLabFragment(labFragment(route))).toEqual(route);
+    // The origin's part is told apart from the requests, and must be responses.
+    const pair = labFragment(routes[3]).split('/');
+    expect(pair).toHaveLength(7);
+    expect(() => parseLabFragment([...pair.slice(0, 6), pair[5]].join('/'))).toThrow('not responses');
   });
   it('say what is wrong with a broken link', () => {
     expect(() => parseLabFragment('lab/pair/go')).toThrow('names no pair');

@@ -12,14 +12,17 @@
 //   the field lines it reported except hop-by-hop ones and ones it cannot write upstream, the
 //   body as it decoded it with a Content-Length), as hyper-based proxies do.
 //
-// The same chain runs responses the other way (direction 'response', for lessons only): the
-// front end is the first to read what an origin sent (a proxy reading its upstream), the back
-// end the next hop that reads what the front end forwarded. There the victim is the next client
-// on the back end's connection, who is answered with whichever response the back end reads next.
+// The same machine runs responses the way they flow back (runResponses): the back end, next to
+// the origin, is the first to read what the origin sent, and forwards each response to the front
+// end, which answers the clients. Responses are matched to requests by their order on a
+// connection, so each side frames the k-th final response as the answer to the k-th request it
+// read (a response to HEAD has no body whatever its Content-Length says), and the victim is the
+// next client, answered with whichever response the front end reads for its request.
 
 import { latin1Bytes, latin1Text, concatBytes } from '../bytes.ts';
 import { count } from '../compare.ts';
 import type { PeerMessage, PeerResult } from '../llhttp.ts';
+import { isInterim, type RequestMethods } from '../types.ts';
 import type { LabConfig } from './configs.ts';
 
 export type Forwarding = 'raw' | 'reserialize';
@@ -76,13 +79,56 @@ export interface Desync {
   victim: VictimReading;
 }
 
+/** How a chain ends; 'front-…' is about the first reader and 'back-…' the second (see Roles). */
 export type Verdict = 'agree' | 'desync' | 'front-rejects' | 'back-rejects' | 'back-closes' | 'nothing-forwarded';
 
-/** Everything the lab shows for one input through one pair. */
+/** A verdict in terms of the pair's ends, whichever read first: what the pages show. */
+export type PairVerdict = 'agree' | 'desync' | 'front-rejects' | 'back-rejects' | 'front-closes' | 'back-closes' | 'nothing-forwarded';
+
+/** The verdict of a chain in terms of the pair's ends (for responses the back end reads first). */
+export function pairVerdict(verdict: Verdict, roles: Roles): PairVerdict {
+  if (roles.first === 'front end') return verdict;
+  const swapped: Record<Verdict, PairVerdict> = {
+    agree: 'agree',
+    desync: 'desync',
+    'front-rejects': 'back-rejects',
+    'back-rejects': 'front-rejects',
+    'back-closes': 'front-closes',
+    'nothing-forwarded': 'nothing-forwarded',
+  };
+  return swapped[verdict];
+}
+
+/** What the page calls the two readers of a chain (requests: the front end reads first; responses: the back end). */
+export interface Roles {
+  first: 'front end' | 'back end';
+  second: 'front end' | 'back end';
+}
+
+const REQUEST_ROLES: Roles = { first: 'front end', second: 'back end' };
+const RESPONSE_ROLES: Roles = { first: 'back end', second: 'front end' };
+
+/** How a chain runs besides its readers and forwarding. */
+export interface ChainOptions {
+  /** Responses: the methods of the requests the first reader's responses answer, in order. */
+  firstMethods?: RequestMethods;
+  /** Responses: the same for the second reader. */
+  secondMethods?: RequestMethods;
+  /** Responses: which of the second reader's final responses (from 0) answers the next client; by default the one after those forwarded. */
+  victimAnswer?: number;
+  roles?: Roles;
+}
+
+/**
+ * Everything the lab shows for one input through one pair. `front…` is the first reader, which
+ * reads the input, and `back…` the second, which reads what the first forwarded: for requests the
+ * front end and the back end; for responses (runResponses) the back end and the front end.
+ */
 export interface ChainResult {
   client: Uint8Array;
   forwarding: Forwarding;
   direction: Direction;
+  roles: Roles;
   front: PeerResult;
   frontRequests: FrontRequest[];
   upstream: Uint8Array;
@@ -117,10 +163,11 @@ export function startLineOf(m: PeerMessage): string {
 export const messageNoun = (direction: Direction): string => (direction === 'response' ? 'response' : 'request');
 
 /** How `config` reads messages of `direction` (a configuration without a response reader cannot stand in a response chain). */
-function reader(config: LabConfig, direction: Direction): (bytes: Uint8Array) => PeerResult {
+function reader(config: LabConfig, direction: Direction, methods: RequestMethods = 'GET'): (bytes: Uint8Array) => PeerResult {
   if (direction === 'request') return config.parse;
-  if (!config.parseResponses) throw new Error(`${config.label} reads no responses in the lab`);
-  return config.parseResponses;
+  const parseResponses = config.parseResponses;
+  if (!parseResponses) throw new Error(`${config.label} reads no responses in the lab`);
+  return (bytes) => parseResponses(bytes, methods);
 }
 
 /** A configuration's name for the direction (Go's reader of responses is ReadResponse). */
@@ -206,32 +253,44 @@ function victimReading(result: PeerResult, requests: BackRequest[], stream: Uint
 
 /**
  * In the response direction, who answers the victim: responses are matched to requests by their
- * order on a connection, so the victim's request, sent after the `forwarded` requests the front
- * end answered, gets the back end's response number `forwarded` (counting from 0).
+ * order on a connection, so the victim's request, sent after `forwarded` others, gets the second
+ * reader's final response number `forwarded` (counting from 0; an interim 1xx answers no request).
  */
-function victimAnswer(result: PeerResult, requests: BackRequest[], at: number, forwarded: number): VictimReading {
-  const answer = requests[forwarded];
+function victimAnswer(result: PeerResult, requests: BackRequest[], at: number, forwarded: number, roles: Roles): VictimReading {
+  const answer = requests.filter((r) => !isInterim(r.message.status))[forwarded];
   if (answer && answer.complete && answer.upstream.start === at) {
     return { outcome: 'intact', startLine: answer.startLine, text: `The next client's request is answered with its own response: ${answer.startLine}.` };
   }
   if (answer && answer.complete) {
-    const where = answer.upstream.start < at ? `upstream bytes ${answer.upstream.start}–${answer.upstream.end}, which the front end never forwarded as a response` : `upstream bytes ${answer.upstream.start}–${answer.upstream.end}`;
+    const where = answer.upstream.start < at ? `upstream bytes ${answer.upstream.start}–${answer.upstream.end}, which the ${roles.first} never forwarded as a response` : `upstream bytes ${answer.upstream.start}–${answer.upstream.end}`;
     return {
       outcome: 'poisoned',
       startLine: answer.startLine,
-      text: `The next client's request is answered with the back end's response ${forwarded + 1}, "${answer.startLine}" (${where}); its own response (from byte ${at}) is left for whoever asks next.`,
+      text: `The next client's request is answered with the ${roles.second}'s response ${forwarded + 1}, "${answer.startLine}" (${where}); its own response (from byte ${at}) is left for whoever asks next.`,
     };
   }
   if (result.status === 'error' && result.error) {
-    return { outcome: 'rejected', startLine: null, text: `The back end rejects the stream at byte ${result.error.offset} (the victim's response starts at byte ${at}): the victim gets an error.` };
+    return { outcome: 'rejected', startLine: null, text: `The ${roles.second} rejects the stream at byte ${result.error.offset} (the victim's response starts at byte ${at}): the victim gets an error.` };
   }
-  return { outcome: 'rejected', startLine: null, text: `The back end reads no whole response for the victim (its response starts at byte ${at}).` };
+  return { outcome: 'rejected', startLine: null, text: `The ${roles.second} reads no whole response for the victim (its response starts at byte ${at}).` };
 }
 
-/** Runs `client` through `front`, forwards what it read, and lets `back` read that. */
-export function runChain(client: Uint8Array, front: LabConfig, back: LabConfig, forwarding: Forwarding, direction: Direction = 'request'): ChainResult {
-  const parseFront = reader(front, direction);
-  const parseBack = reader(back, direction);
+/**
+ * Runs `client` through `front`, forwards what it read, and lets `back` read that. For responses
+ * `front` is the first reader and `back` the second: runResponses puts a pair's ends in the order
+ * responses meet them.
+ */
+export function runChain(
+  client: Uint8Array,
+  front: LabConfig,
+  back: LabConfig,
+  forwarding: Forwarding,
+  direction: Direction = 'request',
+  options: ChainOptions = {},
+): ChainResult {
+  const roles = options.roles ?? REQUEST_ROLES;
+  const parseFront = reader(front, direction, options.firstMethods);
+  const parseBack = reader(back, direction, options.secondMethods);
   const frontResult = parseFront(client);
   const frontRequests: FrontRequest[] = [];
   const pieces: Uint8Array[] = [];
@@ -288,7 +347,7 @@ export function runChain(client: Uint8Array, front: LabConfig, back: LabConfig, 
         : null;
     const victim =
       direction === 'response'
-        ? victimAnswer(victimBack, victimRequests, upstream.length, frontRequests.length)
+        ? victimAnswer(victimBack, victimRequests, upstream.length, options.victimAnswer ?? frontRequests.length, roles)
         : victimReading(victimBack, victimRequests, victimStream, upstream.length);
     desync = { at: first, smuggled, smuggledInClient, hidden, victim };
   }
@@ -297,6 +356,7 @@ export function runChain(client: Uint8Array, front: LabConfig, back: LabConfig, 
     client,
     forwarding,
     direction,
+    roles,
     front: frontResult,
     frontRequests,
     upstream,
@@ -307,8 +367,48 @@ export function runChain(client: Uint8Array, front: LabConfig, back: LabConfig, 
     victimRequests,
     verdict,
     desync,
-    summary: describe(sideLabel(front, direction), sideLabel(back, direction), messageNoun(direction), frontResult, frontRequests, backResult, verdict, desync, upstream),
+    summary: describe(roles, sideLabel(front, direction), sideLabel(back, direction), messageNoun(direction), frontResult, frontRequests, backResult, verdict, desync, upstream),
   };
+}
+
+/** The method of each request a side read to its end, then the victim's (GET) for what comes after. */
+function methodsRead(messages: readonly PeerMessage[]): string[] {
+  return [...messages.map((m) => m.method ?? 'GET'), 'GET'];
+}
+
+/**
+ * An origin's responses back through a pair, in the order they meet it: the back end, next to the
+ * origin, reads them first and forwards each to the front end, which answers the clients.
+ *
+ * With `requests` (the same pair's run on the client's requests), each side frames the k-th final
+ * response as the answer to the k-th request it read itself (so a response to HEAD has no body on
+ * the side that read a HEAD), and the next client, whose request the front end forwards after the
+ * ones it read, is answered with the front end's final response of that rank. Without, the
+ * responses answer `method` requests (one method, or one per response in order), and the next
+ * client gets the response after those the back end forwarded.
+ */
+export function runResponses(
+  origin: Uint8Array,
+  front: LabConfig,
+  back: LabConfig,
+  forwarding: Forwarding,
+  requests: ChainResult | null = null,
+  method: RequestMethods = 'GET',
+): ChainResult {
+  if (!requests) return runChain(origin, back, front, forwarding, 'response', { firstMethods: method, secondMethods: method, roles: RESPONSE_ROLES });
+  const backRead = requests.backRequests.filter((r) => r.complete).map((r) => r.message);
+  const frontRead = requests.frontRequests.map((f) => f.message);
+  const result = runChain(origin, back, front, forwarding, 'response', {
+    firstMethods: methodsRead(backRead),
+    secondMethods: methodsRead(frontRead),
+    victimAnswer: frontRead.length,
+    roles: RESPONSE_ROLES,
+  });
+  const list = (ms: readonly PeerMessage[]) => (ms.length === 0 ? 'no request' : ms.map((m) => m.method ?? '?').join(', '));
+  result.summary.push(
+    `Matched in order: the back end takes the responses as answers to the requests it read (${list(backRead)}), the front end to the ones it forwarded (${list(frontRead)}) and then the next client's GET; any response past those answers a GET.`,
+  );
+  return result;
 }
 
 /**
@@ -340,6 +440,7 @@ function quoted(bytes: Uint8Array, max = 80): string {
 }
 
 function describe(
+  roles: Roles,
   frontLabel: string,
   backLabel: string,
   noun: string,
@@ -355,16 +456,16 @@ function describe(
     const prefix = desync.smuggled
       ? ` The smuggled prefix is ${count(desync.smuggled.end - desync.smuggled.start, 'byte')}: ${quoted(upstream.subarray(desync.smuggled.start, desync.smuggled.end))}.`
       : '';
-    lines.push(`Desync: the back end's ${noun} boundaries leave the front end's at upstream byte ${desync.at}.${prefix}`);
+    lines.push(`Desync: the ${roles.second}'s ${noun} boundaries leave the ${roles.first}'s at upstream byte ${desync.at}.${prefix}`);
   } else if (verdict === 'agree') lines.push(`No desync: both frame every forwarded ${noun} alike.`);
   else if (verdict === 'front-rejects') {
     const forwarded = frontRequests.length === 0 ? 'forwards nothing' : `forwards only the ${count(frontRequests.length, noun)} it read before`;
-    lines.push(`No desync: the front end rejects the input at byte ${frontResult.error?.offset ?? '?'} and ${forwarded}.`);
+    lines.push(`No desync: the ${roles.first} rejects the input at byte ${frontResult.error?.offset ?? '?'} and ${forwarded}.`);
   }
-  else if (verdict === 'back-closes') lines.push(`No desync: the back end closes the connection at upstream byte ${backResult.consumed}, so what it left unread is never read.`);
-  else if (verdict === 'back-rejects') lines.push(`No desync: the back end rejects the upstream stream at byte ${backResult.error?.offset ?? '?'} and closes the connection.`);
-  else lines.push(`Nothing was forwarded: the front end has not read a whole ${noun}.`);
-  lines.push(reading(`The front end (${frontLabel})`, frontResult, 'the input', noun));
-  lines.push(reading(`The back end (${backLabel})`, backResult, 'the upstream stream', noun));
+  else if (verdict === 'back-closes') lines.push(`No desync: the ${roles.second} closes the connection at upstream byte ${backResult.consumed}, so what it left unread is never read.`);
+  else if (verdict === 'back-rejects') lines.push(`No desync: the ${roles.second} rejects the upstream stream at byte ${backResult.error?.offset ?? '?'} and closes the connection.`);
+  else lines.push(`Nothing was forwarded: the ${roles.first} has not read a whole ${noun}.`);
+  lines.push(reading(`The ${roles.first} (${frontLabel})`, frontResult, 'the input', noun));
+  lines.push(reading(`The ${roles.second} (${backLabel})`, backResult, 'the upstream stream', noun));
   return lines;
 }

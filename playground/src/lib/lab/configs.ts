@@ -1,6 +1,6 @@
 // The lab's parser configurations: each parser of the compare view in the settings real
 // deployments run it with, as one list a front end and a back end are picked from. The pair and
-// grid pages run requests; a lesson may run responses (the configurations that read them have
+// grid pages run requests, and responses too (the configurations that read them have
 // parseResponses; Go's server checks are about requests, so it has none).
 
 import { parseWithHttpspan } from '../compare.ts';
@@ -8,7 +8,7 @@ import type { Llhttp, PeerMessage, PeerResult } from '../llhttp.ts';
 import type { ExternalParser } from '../parsers/common.ts';
 // Types only: the parsers' modules load with the compare view's lazy chunk, never with the first paint.
 import type { HttparseParser } from '../parsers/httparse.ts';
-import { LENIENCY_FLAGS, type LeniencyFlag } from '../types.ts';
+import { LENIENCY_FLAGS, type LeniencyFlag, type RequestMethods } from '../types.ts';
 
 /** One parser in one configuration. */
 export interface LabConfig {
@@ -20,8 +20,12 @@ export interface LabConfig {
   about: string;
   /** Frames a stream of requests that then ends. */
   parse(bytes: Uint8Array): PeerResult;
-  /** Frames a stream of responses to GET that then ends (the lessons' response direction); absent where the configuration is about requests only. */
-  parseResponses?(bytes: Uint8Array): PeerResult;
+  /**
+   * Frames a stream of responses that then ends, answering requests of `methods` (one method
+   * for all, or one per request in order: a response to HEAD has no body); absent where the
+   * configuration is about requests only.
+   */
+  parseResponses?(bytes: Uint8Array, methods?: RequestMethods): PeerResult;
   /** The name in the response direction, where it differs (Go reads responses with ReadResponse). */
   responseLabel?: string;
 }
@@ -85,7 +89,7 @@ export function labConfigs(parsers: LabParsers): LabConfig[] {
     label,
     about,
     parse: (bytes) => parseWithHttpspan(bytes, 'request', 'GET', flags),
-    parseResponses: (bytes) => parseWithHttpspan(bytes, 'response', 'GET', flags),
+    parseResponses: (bytes, methods = 'GET') => parseWithHttpspan(bytes, 'response', methods, flags),
   });
   const configs: LabConfig[] = [httpspan('httpspan', 'httpspan strict', 'httpspan with its default, strict policy.', [])];
   for (const flag of LENIENCY_FLAGS) {
@@ -99,14 +103,14 @@ export function labConfigs(parsers: LabParsers): LabConfig[] {
       label: 'llhttp',
       about: 'llhttp as Node and undici run it (default, strict settings).',
       parse: (b) => llhttp.parse(b, 'request'),
-      parseResponses: (b) => llhttp.parse(b, 'response', 'GET'),
+      parseResponses: (b, methods = 'GET') => llhttp.parse(b, 'response', methods),
     });
     configs.push({
       id: 'llhttp-insecure',
       label: 'llhttp insecure',
       about: `llhttp with every lenient flag on, as Node's --insecure-http-parser sets them (${llhttp.lenientSetters.map((s) => s.replace('llhttp_set_', '')).join(', ')}).`,
       parse: (b) => llhttp.parse(b, 'request', 'GET', true),
-      parseResponses: (b) => llhttp.parse(b, 'response', 'GET', true),
+      parseResponses: (b, methods = 'GET') => llhttp.parse(b, 'response', methods, true),
     });
   }
   for (const parser of parsers.external) {
@@ -116,7 +120,7 @@ export function labConfigs(parsers: LabParsers): LabConfig[] {
         label: 'Go ReadRequest',
         about: 'Go net/http’s http.ReadRequest over one bufio.Reader (what a Go proxy or a custom server loop reads); for responses, http.ReadResponse (what Go’s Transport and ReverseProxy read).',
         parse: (b) => parser.parse(b, 'request', 'GET'),
-        parseResponses: (b) => parser.parse(b, 'response', 'GET'),
+        parseResponses: (b, methods = 'GET') => parser.parse(b, 'response', methods),
         responseLabel: 'Go ReadResponse',
       });
       configs.push({
@@ -132,7 +136,7 @@ export function labConfigs(parsers: LabParsers): LabConfig[] {
         label: 'httparse',
         about: `${parser.label}: ${parser.derived}.`,
         parse: (b) => httparse.parse(b, 'request', 'GET'),
-        parseResponses: (b) => httparse.parse(b, 'response', 'GET'),
+        parseResponses: (b, methods = 'GET') => httparse.parse(b, 'response', methods),
       });
       // The options of httparse's ParserConfig that apply to requests are its first three (bits 0-2).
       const requestOptions = httparse.optionNames.slice(0, 3);
@@ -143,7 +147,7 @@ export function labConfigs(parsers: LabParsers): LabConfig[] {
         about: `httparse with its request-side parser options on (${requestOptions.join(', ')}); framing derived as for httparse.`,
         parse: (b) => httparse.parseWith(b, 'request', 'GET', bits),
         // Responses: the other four options (bits 3-6), which hyper's client builder exposes.
-        parseResponses: (b) => httparse.parseWith(b, 'response', 'GET', 0b1111000),
+        parseResponses: (b, methods = 'GET') => httparse.parseWith(b, 'response', methods, 0b1111000),
       });
     } else {
       configs.push({
@@ -151,7 +155,7 @@ export function labConfigs(parsers: LabParsers): LabConfig[] {
         label: parser.label.replace(/ \(.*\)$/, ''),
         about: `${parser.label}: ${parser.derived}.`,
         parse: (b) => parser.parse(b, 'request', 'GET'),
-        parseResponses: (b) => parser.parse(b, 'response', 'GET'),
+        parseResponses: (b, methods = 'GET') => parser.parse(b, 'response', methods),
       });
     }
   }

@@ -7,7 +7,8 @@
 import { analyze } from '../analysis.ts';
 import { latin1Bytes } from '../bytes.ts';
 import type { ErrorInfo } from '../types.ts';
-import type { ChainResult, Direction, Forwarding } from './chain.ts';
+import { runChain, runResponses, type ChainResult, type Direction, type Forwarding } from './chain.ts';
+import type { LabConfig } from './configs.ts';
 
 /** What a lesson asks for. */
 export type GoalKind =
@@ -19,7 +20,7 @@ export type GoalKind =
   | 'both-framings-agree'
   /** The front end forwards a request and the back end refuses it, for the lesson's reason (no pair desyncs on the trick). */
   | 'back-refuses'
-  /** Responses: the back end reads a whole response the front end did not forward as one, and answers the next client's request with it. */
+  /** Responses: the front end reads a whole response the back end did not forward as one, and answers the next client's request with it. */
   | 'poison-response-queue';
 
 export interface Lesson {
@@ -34,7 +35,7 @@ export interface Lesson {
   front: string;
   back: string;
   forwarding: Forwarding;
-  /** What the input is: requests a client sends (the default), or responses an origin sends back through the pair. */
+  /** What the input is: requests a client sends (the default), or responses an origin sends back through the pair (the back end reads them first). */
   direction?: Direction;
   goal: GoalKind;
   /** The goal in words. */
@@ -72,7 +73,7 @@ const GOAL_TEXT: Record<GoalKind, string> = {
     'Send a request with both Content-Length and Transfer-Encoding that the front end forwards; watch how the back end frames it.',
   'back-refuses': 'Make the front end forward a request that the back end refuses, and find which parser refuses it and at which byte.',
   'poison-response-queue':
-    'Make the back end read a whole second response that the front end did not forward as one, so that the next client’s request is answered with it.',
+    'Make the front end read a whole second response that the back end did not forward as one, so that the next client’s request is answered with it.',
 };
 
 function lesson(l: Omit<Lesson, 'goalText'>): Lesson {
@@ -318,9 +319,9 @@ export const LESSONS: readonly Lesson[] = [
     rule: 'RFC 9112 6.1: a client or server that receives an HTTP/1.0 message containing Transfer-Encoding must treat its framing as faulty, even if a Content-Length is present, and close the connection after it.',
     rfcUrl: `${RFC9112}#section-6.1`,
     explanation:
-      'The HTTP/1.0 lesson the other way round. An origin answers in HTTP/1.0 and keeps the connection alive. Go’s http.ReadResponse ignores Transfer-Encoding in HTTP/1.0 and frames the body by Content-Length; Node’s llhttp under --insecure-http-parser decodes chunked and lets it win over Content-Length. hyper’s client refuses Transfer-Encoding in an HTTP/1.0 response, and Node by default refuses Content-Length beside it, as RFC 9112 asks. The front end splices what it read on to the next hop (raw forwarding).',
-    front: 'go',
-    back: 'llhttp-insecure',
+      'The HTTP/1.0 lesson the other way round. An origin answers in HTTP/1.0 and keeps the connection alive. Go’s http.ReadResponse ignores Transfer-Encoding in HTTP/1.0 and frames the body by Content-Length; Node’s llhttp under --insecure-http-parser decodes chunked and lets it win over Content-Length. hyper’s client refuses Transfer-Encoding in an HTTP/1.0 response, and Node by default refuses Content-Length beside it, as RFC 9112 asks. The back end, next to the origin, is a Go proxy that splices what it read on to the front end (raw forwarding); the front end is Node under --insecure-http-parser, answering the clients.',
+    front: 'llhttp-insecure',
+    back: 'go',
     forwarding: 'raw',
     direction: 'response',
     goal: 'poison-response-queue',
@@ -335,18 +336,23 @@ export const LESSONS: readonly Lesson[] = [
     rule: 'RFC 9112 5.1: no whitespace is allowed between the field name and the colon; a proxy must remove it from a response before forwarding, a client must not accept it (RFC 9112 6.3: Transfer-Encoding overrides Content-Length).',
     rfcUrl: `${RFC9112}#section-5.1`,
     explanation:
-      'Responses are framed by the same rules as requests, and a proxy that reads an origin’s response shorter or longer than the next hop does leaves bytes on a reused connection: the next hop reads them as the answer to the next request it sends, whoever sent it (response queue poisoning). The input here is what an origin sends (an application that lets a user set a response header is enough). The front end reads it with Go’s http.ReadResponse, which keeps "Transfer-Encoding " (with the space) as a field of another name and frames by Content-Length; it splices the bytes on (raw forwarding: Go’s own ReverseProxy re-serializes instead, which ends the desync). The back end is Node with --insecure-http-parser reading responses (llhttp insecure), which drops the space and decodes chunked.',
-    front: 'go',
-    back: 'llhttp-insecure',
+      'Responses are framed by the same rules as requests, and a proxy that reads an origin’s response shorter or longer than the next hop does leaves bytes on a reused connection: the next hop reads them as the answer to the next request it sends, whoever sent it (response queue poisoning). The input here is what an origin sends (an application that lets a user set a response header is enough). Responses meet the pair from the back: the back end, next to the origin, reads them with Go’s http.ReadResponse, which keeps "Transfer-Encoding " (with the space) as a field of another name and frames by Content-Length; it splices the bytes on (raw forwarding: Go’s own ReverseProxy re-serializes instead, which ends the desync). The front end, which answers the clients, is Node with --insecure-http-parser reading responses (llhttp insecure), which drops the space and decodes chunked.',
+    front: 'llhttp-insecure',
+    back: 'go',
     forwarding: 'raw',
     direction: 'response',
     goal: 'poison-response-queue',
     start: 'HTTP/1.1 200 OK\r\n' + `Content-Length: ${CHUNKS_THEN_RESPONSE.length}\r\nTransfer-Encoding: chunked\r\n\r\n` + CHUNKS_THEN_RESPONSE,
     answer: 'HTTP/1.1 200 OK\r\n' + `Content-Length: ${CHUNKS_THEN_RESPONSE.length}\r\nTransfer-Encoding : chunked\r\n\r\n` + CHUNKS_THEN_RESPONSE,
     afterword:
-      'Go reads one response with a 48-byte body and forwards it; llhttp reads an empty chunked body, then a second response ("pwned") that Go never forwarded as one. The next request on the back end’s connection, another client’s, is answered with it, and that client’s own response waits for the one after. (Node’s client drops a response that comes while no request waits, so in practice the origin sends the second response late, once the next request is on the connection; tried with Node 20 and insecureHTTPParser.) Without the space both let chunked win and read the same two responses.',
+      'Go reads one response with a 48-byte body and forwards it; llhttp reads an empty chunked body, then a second response ("pwned") that Go never forwarded as one. The next request the front end sends on that connection, another client’s, is answered with it, and that client’s own response waits for the one after. (Node’s client drops a response that comes while no request waits, so in practice the origin sends the second response late, once the next request is on the connection; tried with Node 20 and insecureHTTPParser.) Without the space both let chunked win and read the same two responses.',
   }),
 ];
+
+/** A lesson's pair on `bytes`: requests through front then back, or responses through back then front. */
+export function runLesson(lesson: Pick<Lesson, 'direction' | 'forwarding'>, bytes: Uint8Array, front: LabConfig, back: LabConfig): ChainResult {
+  return lesson.direction === 'response' ? runResponses(bytes, front, back, lesson.forwarding) : runChain(bytes, front, back, lesson.forwarding);
+}
 
 /** Whether a chain result meets a lesson's goal. */
 export function goalMet(lesson: Pick<Lesson, 'goal' | 'backRefusal'>, result: ChainResult): boolean {

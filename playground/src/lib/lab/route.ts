@@ -4,19 +4,26 @@
 //
 //   #lab                                    the lessons
 //   #lab/lesson/<id>[/<v1 link>]            a lesson, with the input typed so far
-//   #lab/pair/<front>/<back>/<raw|reserialize>/<v1 link>
+//   #lab/pair/<front>/<back>/<raw|reserialize>/<v1 link>[/<v1 link of the origin's responses>]
 //   #lab/grid/<raw|reserialize>/<v1 link>
 //
-// base64url has no '/', so the parts split cleanly.
+// A link of responses says so (mode 'response') and carries the method they answer, so the grid
+// runs on requests or responses as its link says. base64url has no '/', so the parts split cleanly.
 
 import { decodeShare, encodeShare } from '../share.ts';
-import type { Forwarding } from './chain.ts';
+import type { Direction, Forwarding } from './chain.ts';
+
+/** Responses an origin sends, and the method of the requests they answer where no requests are given. */
+export interface OriginResponses {
+  bytes: Uint8Array;
+  method: string;
+}
 
 export type LabRoute =
   | { view: 'lessons' }
   | { view: 'lesson'; lesson: string; bytes: Uint8Array | null }
-  | { view: 'pair'; front: string; back: string; forwarding: Forwarding; bytes: Uint8Array }
-  | { view: 'grid'; forwarding: Forwarding; bytes: Uint8Array };
+  | { view: 'pair'; front: string; back: string; forwarding: Forwarding; bytes: Uint8Array; responses: OriginResponses | null }
+  | { view: 'grid'; forwarding: Forwarding; bytes: Uint8Array; direction: Direction; method: string };
 
 /** Whether a fragment (with or without '#') is the lab's. */
 export function isLabFragment(fragment: string): boolean {
@@ -24,8 +31,8 @@ export function isLabFragment(fragment: string): boolean {
   return text === 'lab' || text.startsWith('lab/');
 }
 
-function packBytes(bytes: Uint8Array): string {
-  return encodeShare({ bytes, options: { mode: 'request', requestMethod: 'GET', lenient: [] }, view: 'raw', step: null, selected: null });
+function packBytes(bytes: Uint8Array, mode: Direction = 'request', requestMethod = 'GET'): string {
+  return encodeShare({ bytes, options: { mode, requestMethod, lenient: [] }, view: 'raw', step: null, selected: null });
 }
 
 function forwardingOf(text: string): Forwarding {
@@ -41,9 +48,9 @@ export function labFragment(route: LabRoute): string {
     case 'lesson':
       return `lab/lesson/${route.lesson}${route.bytes ? `/${packBytes(route.bytes)}` : ''}`;
     case 'pair':
-      return `lab/pair/${route.front}/${route.back}/${route.forwarding}/${packBytes(route.bytes)}`;
+      return `lab/pair/${route.front}/${route.back}/${route.forwarding}/${packBytes(route.bytes)}${route.responses ? `/${packBytes(route.responses.bytes, 'response', route.responses.method)}` : ''}`;
     case 'grid':
-      return `lab/grid/${route.forwarding}/${packBytes(route.bytes)}`;
+      return `lab/grid/${route.forwarding}/${packBytes(route.bytes, route.direction, route.method)}`;
   }
 }
 
@@ -61,11 +68,25 @@ export function parseLabFragment(fragment: string): LabRoute {
     case 'lesson':
       if (!parts[2]) throw new Error('the link names no lesson');
       return { view: 'lesson', lesson: parts[2], bytes: parts[3] === undefined ? null : bytes(parts[3]) };
-    case 'pair':
+    case 'pair': {
       if (!parts[2] || !parts[3]) throw new Error('the link names no pair');
-      return { view: 'pair', front: parts[2], back: parts[3], forwarding: forwardingOf(parts[4] ?? ''), bytes: bytes(parts[5]) };
-    case 'grid':
-      return { view: 'grid', forwarding: forwardingOf(parts[2] ?? ''), bytes: bytes(parts[3]) };
+      const responses = parts[6] === undefined ? null : decodeShare(parts[6]);
+      if (responses && responses.options.mode !== 'response') throw new Error('the origin’s part of the link is not responses');
+      return {
+        view: 'pair',
+        front: parts[2],
+        back: parts[3],
+        forwarding: forwardingOf(parts[4] ?? ''),
+        bytes: bytes(parts[5]),
+        responses: responses ? { bytes: responses.bytes, method: responses.options.requestMethod } : null,
+      };
+    }
+    case 'grid': {
+      const forwarding = forwardingOf(parts[2] ?? '');
+      if (parts[3] === undefined) throw new Error('the link has no input');
+      const state = decodeShare(parts[3]);
+      return { view: 'grid', forwarding, bytes: state.bytes, direction: state.options.mode, method: state.options.requestMethod };
+    }
     default:
       throw new Error(`unknown lab page "${parts[1]}"`);
   }

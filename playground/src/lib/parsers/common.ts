@@ -3,7 +3,7 @@
 // how their caller frames the body from the head they return.
 
 import type { PeerMessage, PeerResult } from '../llhttp.ts';
-import type { Mode } from '../types.ts';
+import { methodOf, type Mode, type RequestMethods } from '../types.ts';
 
 /** How a message's body is delimited. */
 export type Framing = 'content-length' | 'chunked' | 'until-close' | 'none';
@@ -21,7 +21,8 @@ export interface ExternalParser {
    * 'framing and body: RFC 9112 6.3 applied to httparse's head'; empty when nothing is derived.
    */
   derived: string;
-  parse(bytes: Uint8Array, mode: Mode, requestMethod: string): PeerResult;
+  /** `requestMethod` (responses): the method of the requests they answer, or one per response in order. */
+  parse(bytes: Uint8Array, mode: Mode, requestMethod: RequestMethods): PeerResult;
 }
 
 /** Versions and "built from" lines written by parsers/build.sh. */
@@ -53,7 +54,9 @@ export type DerivedFraming =
  * RFC 9112 section 6.3 applied to a head a parser returned, as hyper applies it to httparse's:
  * Transfer-Encoding whose last coding is chunked wins over Content-Length; a request's
  * Transfer-Encoding without chunked last or in HTTP/1.0, or Content-Length values that are not one number, are
- * refused; responses to HEAD, 1xx, 204 and 304 have no body; a response without either reads
+ * refused (hyper 1.x's server takes each Content-Length line whole, `headers::content_length_parse`,
+ * so `5, 5` is refused in a request; its client splits lines at commas and needs every value equal,
+ * `content_length_parse_all_values`, so `5, 5` frames a response of 5 bytes); responses to HEAD, 1xx, 204 and 304 have no body; a response without either reads
  * until the connection closes. A Transfer-Encoding line counts even when its value is empty, and
  * the last coding is what follows the last comma of the last line (hyper's `is_chunked_`), so
  * `Transfer-Encoding:` alone or `chunked,` is not chunked: a request with it is refused, never
@@ -62,7 +65,8 @@ export type DerivedFraming =
 export function deriveFraming(m: PeerMessage, mode: Mode, requestMethod: string): DerivedFraming {
   const teLines = fieldValues(m.headers, 'transfer-encoding');
   const lastCoding = teLines.length > 0 ? teLines[teLines.length - 1].split(',').pop()!.trim().toLowerCase() : null;
-  const cl = fieldValues(m.headers, 'content-length').flatMap((v) => v.split(',')).map((v) => v.trim());
+  const clLines = fieldValues(m.headers, 'content-length');
+  const cl = (mode === 'response' ? clLines.flatMap((v) => v.split(',')) : clLines).map((v) => v.trim());
   const connection = fieldValues(m.headers, 'connection').flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase());
   const http10 = m.version === 'HTTP/1.0';
   const closes = connection.includes('close') || (http10 && !connection.includes('keep-alive'));
@@ -82,6 +86,8 @@ export function deriveFraming(m: PeerMessage, mode: Mode, requestMethod: string)
   if (cl.length > 0) {
     if (!cl.every((v) => /^[0-9]+$/.test(v))) return { refused: 'invalid Content-Length' };
     if (!cl.every((v) => BigInt(v) === BigInt(cl[0]))) return { refused: 'conflicting Content-Length values' };
+    // hyper's from_digits refuses what overflows a u64, and DecodedLength::checked_new the top two values.
+    if (BigInt(cl[0]) > 2n ** 64n - 3n) return { refused: 'invalid Content-Length' };
     const length = Number(cl[0]);
     return { framing: length === 0 ? 'none' : 'content-length', length, ...base };
   }
@@ -101,7 +107,7 @@ export function newMessage(fields: Omit<PeerMessage, 'trailers' | 'bodyLength' |
 export function readStream(
   bytes: Uint8Array,
   mode: Mode,
-  requestMethod: string,
+  requestMethod: RequestMethods,
   head: (offset: number) => { status: 'complete'; message: PeerMessage; end: number } | { status: 'partial' } | { status: 'error'; code: string; reason: string },
   body: (offset: number, framing: Framing, length: number) => { status: 'complete'; end: number; bodyLength: number; trailers: [string, string][]; body?: Uint8Array } | { status: 'partial'; bodyLength: number } | { status: 'error'; code: string; reason: string; offset: number },
 ): PeerResult {
@@ -116,7 +122,8 @@ export function readStream(
     }
     const m = h.message;
     messages.push(m);
-    const f = deriveFraming(m, mode, requestMethod);
+    // The k-th final response answers the k-th request.
+    const f = deriveFraming(m, mode, methodOf(requestMethod, messages.slice(0, -1)));
     if ('refused' in f) {
       return { status: 'error', messages, error: { code: 'refused', reason: `its caller refuses: ${f.refused}`, offset }, consumed: offset };
     }

@@ -36,7 +36,9 @@ export async function loadGo(source: BufferSource | URL | string, info: BuildInf
     builtFrom: info.builtFrom,
     derived: 'the error offset is derived: Go’s errors carry none, so it is how far Go had read when it gave up',
     parse: (bytes, mode, requestMethod) => {
-      const result = JSON.parse(goParse(mode, bytes, requestMethod)) as PeerResult;
+      // Methods are tokens, so a comma separates one per response (main.go splits them).
+      const methods = typeof requestMethod === 'string' ? requestMethod : requestMethod.join(',');
+      const result = JSON.parse(goParse(mode, bytes, methods)) as PeerResult;
       // Go's JSON carries each body in base64 (null when empty).
       for (const m of result.messages) m.body = base64Bytes(m.body as unknown as string | null);
       return result;

@@ -4,7 +4,7 @@
 // as hyper does them and marked as derived.
 
 import { concatBytes, latin1Text } from '../bytes.ts';
-import type { Mode } from '../types.ts';
+import type { Mode, RequestMethods } from '../types.ts';
 import { compileModule, lengthBody, newMessage, readStream, type BuildInfo, type ExternalParser, type Framing } from './common.ts';
 
 interface HttparseExports {
@@ -35,7 +35,7 @@ export interface HttparseParser extends ExternalParser {
   /** HTTPARSE_OPTIONS: the option each bit of `parseWith`'s options turns on. */
   optionNames: readonly string[];
   /** `parse` with the options whose bits `options` sets (see HTTPARSE_OPTIONS). */
-  parseWith(bytes: Uint8Array, mode: Mode, requestMethod: string, options: number): ReturnType<ExternalParser['parse']>;
+  parseWith(bytes: Uint8Array, mode: Mode, requestMethod: RequestMethods, options: number): ReturnType<ExternalParser['parse']>;
 }
 
 /** Loads the module (bytes or URL) and gives the column. */
@@ -53,7 +53,7 @@ export async function loadHttparse(source: BufferSource | URL | string, info: Bu
   };
 }
 
-function parse(wasm: HttparseExports, bytes: Uint8Array, mode: Mode, requestMethod: string, options: number) {
+function parse(wasm: HttparseExports, bytes: Uint8Array, mode: Mode, requestMethod: RequestMethods, options: number) {
   const inputPointer = wasm.input_buffer(bytes.length); // may grow the memory: call before taking the buffer
   new Uint8Array(wasm.memory.buffer, inputPointer, bytes.length).set(bytes);
   /** The answer's words (the memory may have grown, so the view is made after the call). */

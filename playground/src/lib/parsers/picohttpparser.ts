@@ -5,7 +5,7 @@
 // derived here.
 
 import { latin1Text } from '../bytes.ts';
-import type { Mode } from '../types.ts';
+import type { Mode, RequestMethods } from '../types.ts';
 import { compileModule, lengthBody, newMessage, readStream, type BuildInfo, type ExternalParser, type Framing } from './common.ts';
 
 interface PicoExports {
@@ -46,7 +46,7 @@ export async function loadPicohttpparser(source: BufferSource | URL | string, in
   };
 }
 
-function parse(wasm: PicoExports, bytes: Uint8Array, mode: Mode, requestMethod: string) {
+function parse(wasm: PicoExports, bytes: Uint8Array, mode: Mode, requestMethod: RequestMethods) {
   // Input at SCRATCH, a copy for the in-place chunked decoder after it.
   const block = wasm.malloc(SCRATCH + 2 * bytes.length + 16);
   if (block === 0) throw new Error('picohttpparser: out of memory');
