@@ -114,7 +114,7 @@ impl<const N: usize> Head<N> {
         // How far the first line not accepted is known to hold no CR, LF or NUL.
         let mut clean_to = pos;
         let outcome = loop {
-            let colon = blocks.next_not_token(pos);
+            let colon = blocks.walk_next_not_token(pos);
             if colon == pos {
                 break Ok(head.get(pos..pos + 2) == Some(b"\r\n"));
             }
@@ -130,7 +130,7 @@ impl<const N: usize> Head<N> {
             // From the byte after the colon, not from the value's start: the SP between them
             // is a value byte, so the CR is the same, and the search, which the next line's
             // waits on, does not wait on the load that tells the SP.
-            let cr = blocks.next_not_value(colon + 1);
+            let cr = blocks.walk_next_not_value(colon + 1);
             if head.get(cr..cr + 2) != Some(b"\r\n") {
                 // Neither the colon nor value bytes are CR, LF or NUL.
                 clean_to = cr;

@@ -83,7 +83,7 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
         // Not needed for the result (a block at or past the end classifies as all outside), but
         // the small-head copy compiles to faster code with the test than without it.
         if !buf.is_empty() {
-            blocks.load(0);
+            blocks.load::<false>(0);
         }
         blocks
     }
@@ -124,18 +124,33 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
     /// is none.
     #[inline(always)]
     pub(crate) fn next_not_token(&mut self, from: usize) -> usize {
-        self.next_outside(FieldClass::Token, from)
+        self.next_outside::<false>(FieldClass::Token, from)
+    }
+
+    /// [`next_not_token`](Self::next_not_token) for the one-pass field walk, whose blocks come
+    /// from [`Engine::walk_fields_block`].
+    #[inline(always)]
+    pub(crate) fn walk_next_not_token(&mut self, from: usize) -> usize {
+        self.next_outside::<true>(FieldClass::Token, from)
     }
 
     /// The first byte at or after `from` that is not a field-value byte (VCHAR, obs-text, SP,
     /// HTAB): the CR of a valid field line. `buf.len()` or past it if there is none.
     #[inline(always)]
     pub(crate) fn next_not_value(&mut self, from: usize) -> usize {
-        self.next_outside(FieldClass::Value, from)
+        self.next_outside::<false>(FieldClass::Value, from)
     }
 
+    /// [`next_not_value`](Self::next_not_value) for the one-pass field walk (see
+    /// [`walk_next_not_token`](Self::walk_next_not_token)).
     #[inline(always)]
-    fn next_outside(&mut self, class: FieldClass, mut from: usize) -> usize {
+    pub(crate) fn walk_next_not_value(&mut self, from: usize) -> usize {
+        self.next_outside::<true>(FieldClass::Value, from)
+    }
+
+    /// `IN_WALK`: the search is the one-pass field walk's (see [`Engine::walk_fields_block`]).
+    #[inline(always)]
+    fn next_outside<const IN_WALK: bool>(&mut self, class: FieldClass, mut from: usize) -> usize {
         if E::SEARCHES {
             return search(self.engine, self.buf, from, FIELD_CLASSES[class as usize]);
         }
@@ -162,7 +177,7 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
             if from >= self.buf.len() {
                 return self.buf.len();
             }
-            self.load(from);
+            self.load::<IN_WALK>(from);
         }
     }
 
@@ -172,13 +187,17 @@ impl<'a, E: Engine> FieldBlocks<'a, E> {
     /// per backend (x86_64) and in the two one-pass paths of the wasm module, where a call per
     /// block would put the cursor behind a pointer.
     #[inline(always)]
-    fn load(&mut self, from: usize) {
+    fn load<const IN_WALK: bool>(&mut self, from: usize) {
         self.masks = if E::CLASSIFIES_AHEAD && from == self.at.wrapping_add(BLOCK) {
             self.next
         } else {
             #[cfg(test)]
             super::counter::add_block(self.buf.len(), from);
-            self.engine.fields_block(self.buf, from)
+            if IN_WALK {
+                self.engine.walk_fields_block(self.buf, from)
+            } else {
+                self.engine.fields_block(self.buf, from)
+            }
         };
         self.at = from;
         self.classify_ahead();

@@ -35,6 +35,12 @@ pub(crate) trait Kernels {
     /// set where byte `at + i` is not a `tchar`, of the second where it is not a field-value
     /// byte, and both bits set for every byte past the end of `bytes`.
     fn classify_fields(bytes: &[u8], at: usize) -> [u64; 2];
+    /// [`classify_fields`](Kernels::classify_fields) for the field walk's own searches (see
+    /// [`Engine::walk_fields_block`]): the same masks.
+    #[inline(always)]
+    fn classify_fields_in_walk(bytes: &[u8], at: usize) -> [u64; 2] {
+        Self::classify_fields(bytes, at)
+    }
     /// Like [`classify_fields`](Kernels::classify_fields), for one [`ByteClass`]: bit `i` set
     /// where byte `at + i` is outside it.
     fn classify_one(bytes: &[u8], at: usize, class: ByteClass) -> u64;
@@ -153,6 +159,13 @@ pub(crate) trait Engine: Copy {
     fn line_special_long(self, bytes: &[u8]) -> usize;
     /// [`Kernels::classify_fields`], without the test counter (see [`blocks`]).
     fn fields_block(self, bytes: &[u8], at: usize) -> [u64; 2];
+    /// [`fields_block`](Self::fields_block) for the one-pass field walk's searches: in the wasm
+    /// module, whose walk calls the classifier elsewhere (its size counts), this one site
+    /// inlines it, so that its constants stay in registers from block to block.
+    #[inline(always)]
+    fn walk_fields_block(self, bytes: &[u8], at: usize) -> [u64; 2] {
+        self.fields_block(bytes, at)
+    }
     /// [`Kernels::classify_one`], without the test counter (see [`blocks`]).
     fn one_class_block(self, bytes: &[u8], at: usize, class: ByteClass) -> u64;
 
@@ -267,6 +280,11 @@ impl<K: Kernels> Engine for KernelsEngine<K> {
     #[inline(always)]
     fn fields_block(self, bytes: &[u8], at: usize) -> [u64; 2] {
         K::classify_fields(bytes, at)
+    }
+
+    #[inline(always)]
+    fn walk_fields_block(self, bytes: &[u8], at: usize) -> [u64; 2] {
+        K::classify_fields_in_walk(bytes, at)
     }
 
     #[inline(always)]

@@ -202,7 +202,7 @@ pub(crate) unsafe fn empty_line_end_in_first<V: Vector>(bytes: &[u8]) -> Option<
 /// # Safety
 /// The CPU supports the feature of `V`, and `start + 64 <= bytes.len()`.
 #[inline(always)]
-unsafe fn classify_block<V: Vector, const K: usize>(
+pub(crate) unsafe fn classify_block<V: Vector, const K: usize>(
     bytes: &[u8],
     start: usize,
     classes: &Classes<K>,
@@ -423,6 +423,26 @@ macro_rules! ladder {
             unsafe { classify::<$wide, $narrow, 2>(bytes, at, &FIELD_CLASS_SET) }
         }
 
+        /// See `Kernels::classify_fields_in_walk`: a whole block classified in the walk, where
+        /// the module's size keeps the classifier out of line elsewhere; a block cut short by
+        /// the end of the buffer (once per head at most) through `classify_fields`.
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target feature.
+        #[cfg(not(target_arch = "x86_64"))]
+        #[target_feature(enable = $feature)]
+        #[cfg_attr(httpspan_size_first, inline)]
+        pub(crate) unsafe fn classify_fields_in_walk(bytes: &[u8], at: usize) -> [u64; 2] {
+            use $crate::scan::arch::generic::{classify_block, FIELD_CLASS_SET};
+            if bytes.len().saturating_sub(at) >= 64 {
+                // SAFETY: at + 64 <= len; the caller guarantees the feature.
+                unsafe { classify_block::<$wide, 2>(bytes, at, &FIELD_CLASS_SET) }
+            } else {
+                // SAFETY: the caller guarantees the feature.
+                unsafe { classify_fields(bytes, at) }
+            }
+        }
+
         /// See `Kernels::classify_one`. Out of line where the backend is fixed at compile time:
         /// the run kernels and the head engine's pieces share this one copy (the wasm module's
         /// size counts).
@@ -494,6 +514,12 @@ macro_rules! compile_time_kernels {
                     unsafe { $module::$kernel($($arg),*) }
                 }
             )*
+
+            #[inline(always)]
+            fn classify_fields_in_walk(bytes: &[u8], at: usize) -> [u64; 2] {
+                // SAFETY: as for the kernels above.
+                unsafe { $module::classify_fields_in_walk(bytes, at) }
+            }
         }
     };
 }
