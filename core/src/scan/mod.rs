@@ -36,7 +36,8 @@ pub(crate) trait Kernels {
     /// byte, and both bits set for every byte past the end of `bytes`.
     fn classify_fields(bytes: &[u8], at: usize) -> [u64; 2];
     /// [`classify_fields`](Kernels::classify_fields) for the field walk's own searches (see
-    /// [`Engine::walk_fields_block`]): the same masks.
+    /// [`Engine::walk_fields_block`]): the same masks. Only the wasm module's SIMD128 kernels
+    /// have one of their own.
     #[inline(always)]
     fn classify_fields_in_walk(bytes: &[u8], at: usize) -> [u64; 2] {
         Self::classify_fields(bytes, at)

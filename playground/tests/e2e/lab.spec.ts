@@ -16,6 +16,16 @@ async function openLab(page: Page, fragment = 'lab'): Promise<string[]> {
   return errors;
 }
 
+/** Opens preset `id` in the inspector and sends it to the lab's grid; waits for every parser. */
+async function openPresetInLab(page: Page, id: string): Promise<string[]> {
+  const errors = watchErrors(page);
+  await page.goto('./');
+  await page.getByTestId('preset').selectOption(id);
+  await page.getByTestId('open-in-lab').click();
+  await expect(page.getByTestId('lab-loading')).toHaveCount(0, { timeout: 60_000 });
+  return errors;
+}
+
 /** Types `text` into an editor's raw view: Enter is CRLF, Shift+Enter a bare LF, Alt+Enter a bare CR. */
 async function typeBytes(page: Page, text: string, editor = 'input') {
   const input = page.getByTestId(editor);
@@ -152,11 +162,7 @@ test('a HEAD smuggled past the front end: the back end answers it without a body
 
 test('a response preset goes to the grid on responses; the switch and a cell keep the direction', async ({ page }, info) => {
   test.setTimeout(120_000);
-  const errors = watchErrors(page);
-  await page.goto('./');
-  await page.getByTestId('preset').selectOption('response-te-space-before-colon');
-  await page.getByTestId('open-in-lab').click();
-  await expect(page.getByTestId('lab-loading')).toHaveCount(0, { timeout: 60_000 });
+  const errors = await openPresetInLab(page, 'response-te-space-before-colon');
   await expect(page.getByTestId('lab-grid-responses')).toBeChecked();
   const grid = page.getByTestId('lab-grid');
   await expect(page.getByTestId('lab-grid-count')).toHaveText('4 of 256 pairs desync.');
@@ -176,11 +182,7 @@ test('a response preset goes to the grid on responses; the switch and a cell kee
 
 test('the grid names the desyncing pairs; a gallery preset goes to it and a cell opens its pair', async ({ page }, info) => {
   test.setTimeout(120_000);
-  const errors = watchErrors(page);
-  await page.goto('./');
-  await page.getByTestId('preset').selectOption('te-in-http10');
-  await page.getByTestId('open-in-lab').click();
-  await expect(page.getByTestId('lab-loading')).toHaveCount(0, { timeout: 60_000 });
+  const errors = await openPresetInLab(page, 'te-in-http10');
   const grid = page.getByTestId('lab-grid');
   await expect(grid).toBeVisible();
   await expect(page.getByTestId('lab-grid-count')).toContainText('pairs desync');

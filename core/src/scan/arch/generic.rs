@@ -429,9 +429,9 @@ macro_rules! ladder {
         ///
         /// # Safety
         /// The CPU supports this backend's target feature.
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(httpspan_size_first)]
         #[target_feature(enable = $feature)]
-        #[cfg_attr(httpspan_size_first, inline)]
+        #[inline]
         pub(crate) unsafe fn classify_fields_in_walk(bytes: &[u8], at: usize) -> [u64; 2] {
             use $crate::scan::arch::generic::{classify_block, FIELD_CLASS_SET};
             if bytes.len().saturating_sub(at) >= 64 {
@@ -515,6 +515,7 @@ macro_rules! compile_time_kernels {
                 }
             )*
 
+            #[cfg(httpspan_size_first)]
             #[inline(always)]
             fn classify_fields_in_walk(bytes: &[u8], at: usize) -> [u64; 2] {
                 // SAFETY: as for the kernels above.
