@@ -7,7 +7,7 @@ FILE ?= core/testdata/request-large.http
 VECTORS ?= tests/vectors
 
 .PHONY: help playground playground-dev playground-build playground-parsers playground-test playground-traffic-test capture inspect test setup fmt-check clippy rust-tests no-std doc conformance vectors-check \
-	test-backends test-neon test-simd128 bench callgrind \
+	test-backends test-neon test-simd128 bench callgrind stepcount \
 	wasm-build wasm-vectors wasm-test wasm-pack-test wasm-browser bench-wasm \
 	nightly-setup fuzz-setup fuzz fuzz-smoke conformance-matrix conformance-matrix-check miri \
 	feature-tests bench-server bench-doc bench-doc-check bench-wasm-record fault-suite fault-suite-brief \
@@ -22,6 +22,7 @@ help:
 	@echo "make bench                 benchmark tables against httparse and picohttpparser"
 	@echo "make bench-doc             render docs/performance.md's tables from native-bench/results/ (tables --record writes the native one)"
 	@echo "make callgrind             instructions per parse under callgrind, against httparse"
+	@echo "make stepcount             one parse's instructions stepped in gdb: AVX-512, AVX2, httparse, picohttpparser"
 	@echo "make bench-server          the tokio example server against hyper under wrk, and a compliance table"
 	@echo "make fault-suite           slow and hostile clients against the example servers and the proxy, default deadlines (about 10 min)"
 	@echo "make wasm-build            build the npm package @httpspan/wasm into wasm/pkg/"
@@ -89,6 +90,11 @@ bench-doc-check: setup
 # figures that do not move with the machine's load. Not part of `test` either.
 callgrind: setup
 	native-bench/callgrind.sh
+
+# One parse's instructions counted by stepping it in gdb, on the backends valgrind cannot run
+# (AVX-512) and for picohttpparser, which valgrind cannot decode. Not part of `test` either.
+stepcount: setup
+	native-bench/stepcount.sh
 
 # The optional `tokio`, `http` and `tower` features of the core crate: clippy, docs and their
 # tests (the codec and conversion doctests, the round trip through `http` types, the tokio

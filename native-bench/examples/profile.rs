@@ -7,7 +7,9 @@
 //! `request-small+pipelined` followed by a second copy of itself (either small input).
 //! `chunked:body` (or `httparse-chunked:body`) decodes the 64 x 1 KiB chunked body of the
 //! tables instead.
-//! `native-bench/callgrind.sh` (or `make callgrind`) prints the table of instructions per parse.
+//! `native-bench/callgrind.sh` (or `make callgrind`) prints the table of instructions per parse;
+//! `native-bench/stepcount.sh` counts one parse's by stepping it in gdb. `--backend` prints the
+//! backend httpspan runs on.
 
 use std::hint::black_box;
 
@@ -17,6 +19,10 @@ use native_bench::inputs;
 fn main() {
     let mut args = std::env::args().skip(1);
     let which = args.next().unwrap_or_else(|| "request-large".into());
+    if which == "--backend" {
+        println!("{}", httpspan::backend_name());
+        return;
+    }
     let times: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(1000);
     let (parser, input) = which
         .split_once(':')
@@ -51,7 +57,6 @@ fn main() {
     };
     let buf = &followed[..];
     let head_len = head.len();
-    let complete = Ok(Status::Complete { head_len });
     let request = input.starts_with("request");
     if parser == "feed" {
         // The byte-by-byte row: a parse call per byte received.
@@ -61,29 +66,47 @@ fn main() {
             for end in 1..buf.len() {
                 assert_eq!(req.parse(black_box(&buf[..end])), Ok(Status::Partial));
             }
-            assert_eq!(req.parse(black_box(buf)), complete);
+            assert_eq!(req.parse(black_box(buf)), Ok(Status::Complete { head_len }));
         }
     } else if parser != "httpspan" {
         for _ in 0..times {
-            match (parser, request) {
-                ("httparse", true) => native_bench::compete::httparse_request_head(buf, head_len),
-                ("httparse", false) => native_bench::compete::httparse_response_head(buf, head_len),
-                ("pico", true) => native_bench::compete::pico_request_head(buf, head_len),
-                ("pico", false) => native_bench::compete::pico_response_head(buf, head_len),
-                _ => panic!("unknown parser {parser}"),
-            };
+            traced_competitor(parser, request, buf, head_len);
         }
     } else if request {
         let mut req = Request::new();
         for _ in 0..times {
-            req.reset();
-            assert_eq!(req.parse(black_box(buf)), complete);
+            traced_request(&mut req, buf, head_len);
         }
     } else {
         let mut res = Response::new();
         for _ in 0..times {
-            res.reset();
-            assert_eq!(res.parse(black_box(buf)), complete);
+            traced_response(&mut res, buf, head_len);
         }
     }
+}
+
+// One parse each, as the `tables` rows time it (reset, parse, check), in a function of its
+// own: `native-bench/stepcount.sh` counts the instructions of one call of a `traced_` function.
+
+#[inline(never)]
+fn traced_request(req: &mut Request, buf: &[u8], head_len: usize) {
+    req.reset();
+    assert_eq!(req.parse(black_box(buf)), Ok(Status::Complete { head_len }));
+}
+
+#[inline(never)]
+fn traced_response(res: &mut Response, buf: &[u8], head_len: usize) {
+    res.reset();
+    assert_eq!(res.parse(black_box(buf)), Ok(Status::Complete { head_len }));
+}
+
+#[inline(never)]
+fn traced_competitor(parser: &str, request: bool, buf: &[u8], head_len: usize) {
+    match (parser, request) {
+        ("httparse", true) => native_bench::compete::httparse_request_head(buf, head_len),
+        ("httparse", false) => native_bench::compete::httparse_response_head(buf, head_len),
+        ("pico", true) => native_bench::compete::pico_request_head(buf, head_len),
+        ("pico", false) => native_bench::compete::pico_response_head(buf, head_len),
+        _ => panic!("unknown parser {parser}"),
+    };
 }
