@@ -632,10 +632,12 @@ macro_rules! engine {
 
         /// `run` for a head parse in a buffer of a block or more: a head parsed from the start
         /// that ends in the first block (a short head followed by its body or by the next
-        /// message) goes to a small-head copy of its own; a longer head, or a parse resumed,
-        /// to the walk over whole blocks. An entry point apart from both, so that a long head
-        /// pays only for the test and a call, and neither copy's registers are allocated for
-        /// the other's heads.
+        /// message) is parsed here, by a small-head copy of the engine inlined after the test;
+        /// a longer head, or a parse resumed, goes to the walk over whole blocks. One entry
+        /// point for the test and the short head, so that a short head pays one call and the
+        /// block the test loaded is the one the copy classifies; a long head pays for the test,
+        /// this function's frame and a call. Apart from `run_whole`, so that neither copy's
+        /// registers are allocated for the other's heads.
         ///
         /// # Safety
         /// The CPU supports this backend's target feature.
@@ -650,22 +652,11 @@ macro_rules! engine {
                     None => false,
                 };
                 if ends_in_first {
-                    run_head_in_first_block(task)
+                    task.run_head_in_first_block(Engine(()))
                 } else {
                     run_whole(task)
                 }
             }
-        }
-
-        /// `run` for a head that may end in the first block of a longer input: a copy of the
-        /// head engine for a head under one block, as `run_small` is.
-        ///
-        /// # Safety
-        /// The CPU supports this backend's target feature.
-        #[target_feature(enable = $feature)]
-        #[inline(never)]
-        unsafe fn run_head_in_first_block<T: $crate::scan::WithEngine>(task: T) -> T::Output {
-            task.run_head_in_first_block(Engine(()))
         }
     };
 }
