@@ -337,8 +337,8 @@ pub(crate) trait WithEngine {
 
     /// Whether the work may parse a head from the start of an input of a block or more (see
     /// [`head_from_start`](Self::head_from_start)): where the engine is compiled per backend,
-    /// such work that [`small_input`](Self::small_input) did not take enters an entry point of
-    /// its own, which asks.
+    /// the dispatch asks such work that [`small_input`](Self::small_input) did not take, before
+    /// it calls an entry point.
     #[cfg_attr(not(httpspan_engine_per_backend), allow(dead_code))]
     const MAY_PARSE_FROM_START: bool = false;
 

@@ -589,8 +589,14 @@ macro_rules! engine {
 
         /// Runs `task` with this backend's engine, compiled for its feature, in one of three
         /// entry points: `run_small` for work whose input is under one block (a short head, or
-        /// the start of one fed in pieces), `run_from_start` for a head parse in a longer
-        /// buffer, and `run_whole` for other work. See `WithEngine`.
+        /// the start of one fed in pieces), `run_head_in_first_block` for a head parsed from the
+        /// start of a longer buffer that ends in its first block (a short head followed by its
+        /// body or the next message), and `run_whole` for other work. See `WithEngine`.
+        ///
+        /// Where the head ends is tested here, before the call, with the SSE2 vectors that
+        /// every x86_64 CPU has: a long head then pays for the test and goes straight to
+        /// `run_whole`, and a short one makes one call, with no frame of a function that
+        /// tests and calls on.
         ///
         /// # Safety
         /// The CPU supports this backend's target feature.
@@ -600,8 +606,16 @@ macro_rules! engine {
             unsafe {
                 if task.small_input() {
                     run_small(task)
-                } else if T::MAY_PARSE_FROM_START {
-                    run_from_start(task)
+                } else if T::MAY_PARSE_FROM_START
+                    // SSE2 is part of x86_64, so the test needs no feature of the backend's.
+                    && task.head_from_start().is_some_and(|bytes| {
+                        $crate::scan::arch::generic::empty_line_end_in_first::<
+                            core::arch::x86_64::__m128i,
+                        >(bytes)
+                        .is_some()
+                    })
+                {
+                    run_head_in_first_block(task)
                 } else {
                     run_whole(task)
                 }
@@ -630,33 +644,15 @@ macro_rules! engine {
             task.run_small(Engine(()))
         }
 
-        /// `run` for a head parse in a buffer of a block or more: a head parsed from the start
-        /// that ends in the first block (a short head followed by its body or by the next
-        /// message) is parsed here, by a small-head copy of the engine inlined after the test;
-        /// a longer head, or a parse resumed, goes to the walk over whole blocks. One entry
-        /// point for the test and the short head, so that a short head pays one call and the
-        /// block the test loaded is the one the copy classifies; a long head pays for the test,
-        /// this function's frame and a call. Apart from `run_whole`, so that neither copy's
-        /// registers are allocated for the other's heads.
+        /// `run` for a head that ends in the first block of a longer input: a copy of the head
+        /// engine for a head under one block, as `run_small` is.
         ///
         /// # Safety
         /// The CPU supports this backend's target feature.
         #[target_feature(enable = $feature)]
         #[inline(never)]
-        unsafe fn run_from_start<T: $crate::scan::WithEngine>(task: T) -> T::Output {
-            use $crate::scan::arch::generic::empty_line_end_in_first;
-            // SAFETY: the caller guarantees the feature.
-            unsafe {
-                let ends_in_first = match task.head_from_start() {
-                    Some(bytes) => empty_line_end_in_first::<$wide>(bytes).is_some(),
-                    None => false,
-                };
-                if ends_in_first {
-                    task.run_head_in_first_block(Engine(()))
-                } else {
-                    run_whole(task)
-                }
-            }
+        unsafe fn run_head_in_first_block<T: $crate::scan::WithEngine>(task: T) -> T::Output {
+            task.run_head_in_first_block(Engine(()))
         }
     };
 }
