@@ -31,12 +31,13 @@ best=$("$bin" --backend)
 avx2=$(HTTPSPAN_BACKEND=avx2 "$bin" --backend)
 echo "instructions of one parse (gdb stepping; $(rustc --version); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'))"
 echo
-echo "| input | httpspan ($best) | httpspan ($avx2) | httparse | picohttpparser | $best / pico |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+echo "| input | httpspan ($best) | httpspan ($avx2) | httparse | picohttpparser | $best / httparse | $best / picohttpparser |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 for input in "${inputs[@]}"; do
   ours=$(count "" "httpspan:$input")
   on_avx2=$(count avx2 "httpspan:$input")
   httparse=$(count "" "httparse:$input")
   pico=$(count "" "pico:$input")
-  echo "| $input | $ours | $on_avx2 | $httparse | $pico | $(awk -v a="$ours" -v b="$pico" 'BEGIN { printf "%.2f", a / b }') |"
+  ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+  echo "| $input | $ours | $on_avx2 | $httparse | $pico | $(ratio "$ours" "$httparse") | $(ratio "$ours" "$pico") |"
 done
