@@ -33,7 +33,10 @@ count = 0
 while True:
     pc = int(gdb.parse_and_eval("$pc"))
     count += 1
-    if arch.disassemble(pc)[0]["asm"].startswith("ret") and int(gdb.parse_and_eval("$sp")) == entry_sp:
+    # The mnemonic, or the one after a prefix (`rep ret`).
+    words = arch.disassemble(pc)[0]["asm"].split()
+    returns = any(word.startswith("ret") for word in words[:2])
+    if returns and int(gdb.parse_and_eval("$sp")) == entry_sp:
         break
     gdb.execute("stepi", to_string=True)
 print("instructions %d" % count)

@@ -19,15 +19,18 @@ offsets=$(nm "$bin" | awk '/traced_(request|response|competitor)/ { print $1 }' 
 [ -n "$offsets" ] || { echo "error: no traced_ functions in $bin" >&2; exit 1; }
 
 count() { # backend-or-empty parser:input -> instructions of one call
-  HTTPSPAN_BACKEND=$1 STEPCOUNT_OFFSETS=$offsets gdb -q -batch -nx -x native-bench/stepcount.py \
-    --args "$bin" "$2" 10 2>/dev/null | sed -n 's/^instructions //p'
+  local n
+  n=$(env -u HTTPSPAN_BACKEND ${1:+HTTPSPAN_BACKEND="$1"} STEPCOUNT_OFFSETS="$offsets" \
+    gdb -q -batch -nx -x native-bench/stepcount.py --args "$bin" "$2" 10 2>&1 | sed -n 's/^instructions //p')
+  [ -n "$n" ] || { echo "error: gdb counted nothing for $2 (can it trace here? try: gdb -batch -ex run --args $bin $2 10)" >&2; exit 1; }
+  echo "$n"
 }
 
 inputs=("$@")
 [ ${#inputs[@]} -gt 0 ] || inputs=(request-small request-medium request-large response-small
   response-medium response-large request-small+body request-small+pipelined
   response-small+body response-small+pipelined)
-best=$("$bin" --backend)
+best=$(env -u HTTPSPAN_BACKEND "$bin" --backend)
 avx2=$(HTTPSPAN_BACKEND=avx2 "$bin" --backend)
 echo "instructions of one parse (gdb stepping; $(rustc --version); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'))"
 echo
