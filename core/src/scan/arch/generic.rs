@@ -587,52 +587,18 @@ macro_rules! engine {
             }
         }
 
-        /// Runs `task` with this backend's engine, compiled for its feature, in one of three
-        /// entry points: `run_small` for work whose input is under one block (a short head, or
-        /// the start of one fed in pieces), `run_head_in_first_block` for a head parsed from the
-        /// start of a longer buffer that ends in its first block (a short head followed by its
-        /// body or the next message), and `run_whole` for other work. See `WithEngine`.
-        ///
-        /// Where the head ends is tested here, before the call, with the SSE2 vectors that
-        /// every x86_64 CPU has: a long head then pays for the test and goes straight to
-        /// `run_whole`, and a short one makes one call, with no frame of a function that
-        /// tests and calls on.
-        ///
-        /// # Safety
-        /// The CPU supports this backend's target feature.
-        #[inline(always)]
-        pub(crate) unsafe fn run<T: $crate::scan::WithEngine>(task: T) -> T::Output {
-            // SAFETY: the caller guarantees the feature.
-            unsafe {
-                if task.small_input() {
-                    run_small(task)
-                } else if T::MAY_PARSE_FROM_START
-                    // SSE2 is part of x86_64, so the test needs no feature of the backend's.
-                    && task.head_from_start().is_some_and(|bytes| {
-                        $crate::scan::arch::generic::empty_line_end_in_first::<
-                            core::arch::x86_64::__m128i,
-                        >(bytes)
-                        .is_some()
-                    })
-                {
-                    run_head_in_first_block(task)
-                } else {
-                    run_whole(task)
-                }
-            }
-        }
-
-        /// `run` for work whose input may span blocks.
+        /// The entry point of work whose input may span blocks (`x86_64::Entry::Whole`); the
+        /// dispatch (`arch::with_engine`) picks one of the three.
         ///
         /// # Safety
         /// The CPU supports this backend's target feature.
         #[target_feature(enable = $feature)]
         #[inline(never)]
-        unsafe fn run_whole<T: $crate::scan::WithEngine>(task: T) -> T::Output {
+        pub(crate) unsafe fn run_whole<T: $crate::scan::WithEngine>(task: T) -> T::Output {
             task.run(Engine(()))
         }
 
-        /// `run` for work whose input is under one block: a copy of the head engine of its
+        /// The entry point of work whose input is under one block: a copy of the head engine of its
         /// own, which the bound on the input's length frees of the whole-block code, and whose
         /// registers are allocated for a head that fits in one block.
         ///
@@ -640,18 +606,20 @@ macro_rules! engine {
         /// The CPU supports this backend's target feature.
         #[target_feature(enable = $feature)]
         #[inline(never)]
-        unsafe fn run_small<T: $crate::scan::WithEngine>(task: T) -> T::Output {
+        pub(crate) unsafe fn run_small<T: $crate::scan::WithEngine>(task: T) -> T::Output {
             task.run_small(Engine(()))
         }
 
-        /// `run` for a head that ends in the first block of a longer input: a copy of the head
-        /// engine for a head under one block, as `run_small` is.
+        /// The entry point of a head that ends in the first block of a longer input: a copy of
+        /// the head engine for a head under one block, as `run_small` is.
         ///
         /// # Safety
         /// The CPU supports this backend's target feature.
         #[target_feature(enable = $feature)]
         #[inline(never)]
-        unsafe fn run_head_in_first_block<T: $crate::scan::WithEngine>(task: T) -> T::Output {
+        pub(crate) unsafe fn run_head_in_first_block<T: $crate::scan::WithEngine>(
+            task: T,
+        ) -> T::Output {
             task.run_head_in_first_block(Engine(()))
         }
     };

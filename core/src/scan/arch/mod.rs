@@ -219,31 +219,33 @@ pub(crate) fn selected() -> Backend {
 }
 
 /// The arms of [`with_engine`] for the backends entered through a `#[target_feature]` function,
-/// best first (the list in reverse).
+/// best first (the list in reverse), each calling the entry point `$entry` of its engine.
+#[cfg(httpspan_engine_per_backend)]
 macro_rules! feature_engines {
-    ([$task:ident, $id:ident] $($backends:tt)*) => {
-        feature_engines!(@reverse [$task, $id] [] $($backends)*)
+    ([$task:ident, $id:ident, $entry:ident] $($backends:tt)*) => {
+        feature_engines!(@reverse [$task, $id, $entry] [] $($backends)*)
     };
     (@reverse $args:tt [$($reversed:tt)*]
      [$cfg:meta] $kind:ident = $num:literal, $name:literal, $supported:expr, $how:ident $path:tt;
      $($rest:tt)*) => {
         feature_engines!(@reverse $args [[$cfg] $kind $how $path; $($reversed)*] $($rest)*)
     };
-    (@reverse [$task:ident, $id:ident] [$([$cfg:meta] $kind:ident $how:ident $path:tt;)*]) => {
-        $( #[cfg($cfg)] feature_engine!($how $path, $kind, $task, $id); )*
+    (@reverse [$task:ident, $id:ident, $entry:ident] [$([$cfg:meta] $kind:ident $how:ident $path:tt;)*]) => {
+        $( #[cfg($cfg)] feature_engine!($how $path, $kind, $task, $id, $entry); )*
     };
 }
 
 /// One arm of [`feature_engines`]: nothing for a backend whose kernels are safe to call.
+#[cfg(httpspan_engine_per_backend)]
 macro_rules! feature_engine {
-    (unsafe($($module:ident)::+), $kind:ident, $task:ident, $id:ident) => {
+    (unsafe($($module:ident)::+), $kind:ident, $task:ident, $id:ident, $entry:ident) => {
         if $id == Kind::$kind as u8 {
             // SAFETY: only `choose` and `force` store an id, and only that of a `Backend`,
             // which exists only once the CPU is known to have its feature.
-            return unsafe { $($module)::+::run($task) };
+            return unsafe { $($module)::+::$entry($task) };
         }
     };
-    (safe($ty:ty), $kind:ident, $task:ident, $id:ident) => {};
+    (safe($ty:ty), $kind:ident, $task:ident, $id:ident, $entry:ident) => {};
 }
 
 /// The arms of [`other_engines`]: a backend whose kernels are safe to call, as a
@@ -272,7 +274,20 @@ macro_rules! kernels_engine {
 #[inline(always)]
 pub(crate) fn with_engine<T: WithEngine>(task: T) -> T::Output {
     let id = SELECTED.load(Ordering::Relaxed);
-    for_each_backend!(feature_engines, task, id);
+    // Which of a backend's entry points the task runs in does not depend on the backend: it is
+    // decided once, then each entry has its own compare of the backend.
+    #[cfg(httpspan_engine_per_backend)]
+    match x86_64::entry_of(&task) {
+        x86_64::Entry::Small => {
+            for_each_backend!(feature_engines, task, id, run_small);
+        }
+        x86_64::Entry::HeadInFirstBlock => {
+            for_each_backend!(feature_engines, task, id, run_head_in_first_block);
+        }
+        x86_64::Entry::Whole => {
+            for_each_backend!(feature_engines, task, id, run_whole);
+        }
+    }
     other_engines(task, id)
 }
 

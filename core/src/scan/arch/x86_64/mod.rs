@@ -6,6 +6,38 @@ use core::arch::x86_64::*;
 
 use super::vector::Vector;
 
+/// Which entry point of its backend's engine a task runs in (see `generic::engine!`), decided
+/// once before the backend's dispatch, since it does not depend on the backend.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Entry {
+    /// `run_small`: the input is under one block.
+    Small,
+    /// `run_head_in_first_block`: a head parsed from the start of a longer input ends in its
+    /// first block (a short head followed by its body or by the next message).
+    HeadInFirstBlock,
+    /// `run_whole`: anything else.
+    Whole,
+}
+
+/// The entry point `task` runs in. Where the head ends is one LF mask of the first 64 bytes,
+/// with the SSE2 vectors every x86_64 CPU has, so it needs no feature of the backend's.
+#[inline(always)]
+pub(crate) fn entry_of<T: crate::scan::WithEngine>(task: &T) -> Entry {
+    use crate::scan::arch::generic::empty_line_end_in_first;
+    if task.small_input() {
+        Entry::Small
+    } else if T::MAY_PARSE_FROM_START
+        // SAFETY: SSE2 is part of x86_64.
+        && task.head_from_start().is_some_and(|bytes| unsafe {
+            empty_line_end_in_first::<__m128i>(bytes).is_some()
+        })
+    {
+        Entry::HeadInFirstBlock
+    } else {
+        Entry::Whole
+    }
+}
+
 /// SSE4.2 backend: 16-byte blocks, then scalar.
 pub(crate) mod sse42 {
     crate::scan::arch::generic::ladder!("sse4.2", __m128i, __m128i);
