@@ -528,14 +528,16 @@ macro_rules! compile_time_kernels {
 pub(crate) use compile_time_kernels;
 
 /// Defines a backend's [`Engine`](crate::scan::Engine): a token that only this module can make,
-/// and `run`, the `#[target_feature]` entry point that makes it and runs a task with it, so
-/// that the task (the head engine's loop) compiles with the backend's kernels inlined.
+/// and the `#[target_feature]` entry points that make it and run a task with it (`run_small`,
+/// `run_head_in_first_block`, `run_whole`; `arch::with_engine` picks one), so that the task
+/// (the head engine's loop) compiles with the backend's kernels inlined.
 #[cfg(target_arch = "x86_64")]
 macro_rules! engine {
     ($feature:literal, $wide:ty, $narrow:ty) => {
         /// This backend's kernels as an engine.
         ///
-        /// INVARIANT: one exists only inside [`run`], whose caller guarantees the CPU feature.
+        /// INVARIANT: one exists only inside this module's entry points (`run_small`,
+        /// `run_head_in_first_block`, `run_whole`), whose callers guarantee the CPU feature.
         /// The field is private to this module, so no other code can make one.
         #[derive(Clone, Copy)]
         pub(crate) struct Engine(());
